@@ -1,0 +1,147 @@
+/**
+ * The one configuration object (STYLE.md §4): parsed and validated once from the environment,
+ * then flags, and passed down. No other module reads `process.env`.
+ */
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** A `postgres://` URL selects cluster mode; null means embedded SQLite under `dataDir`. */
+  databaseUrl: string | null;
+  limits: {
+    maxFileBytes: number;
+    maxFilesPerRequest: number;
+    maxPages: number;
+    maxMegapixels: number;
+  };
+  worker: {
+    /** Extraction threads per process. */
+    concurrency: number;
+    /** Per-document time limit. */
+    timeoutMs: number;
+    /** Heap limit of one extraction thread. */
+    maxHeapMb: number;
+    leaseMs: number;
+    maxAttempts: number;
+    /** Idle polling interval when no wake-up arrives. */
+    pollMs: number;
+  };
+  ocr: { langs: string; engine: 'js' | 'native' };
+  webhooks: { allowPrivate: boolean; retryScheduleMs: number[]; timeoutMs: number };
+  rateLimits: { enabled: boolean; statusPerMinute: number; defaultPerMinute: number };
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(`invalid configuration: ${setting}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const MiB = 1024 * 1024;
+
+/** Maps flag names (`--port`) to the environment variable they override. */
+export const FLAG_TO_ENV: Record<string, string> = {
+  port: 'PORT',
+  host: 'HOST',
+  'data-dir': 'TABLEMILL_DATA_DIR',
+  'database-url': 'DATABASE_URL',
+  concurrency: 'TABLEMILL_WORKER_CONCURRENCY',
+  'max-file-mb': 'TABLEMILL_MAX_FILE_MB',
+  'max-files': 'TABLEMILL_MAX_FILES',
+  'max-pages': 'TABLEMILL_MAX_PAGES',
+  'max-megapixels': 'TABLEMILL_MAX_MEGAPIXELS',
+  'timeout-ms': 'TABLEMILL_DOCUMENT_TIMEOUT_MS',
+  'lease-ms': 'TABLEMILL_LEASE_MS',
+  'max-attempts': 'TABLEMILL_MAX_ATTEMPTS',
+  'ocr-langs': 'TABLEMILL_OCR_LANGS',
+  'ocr-engine': 'TABLEMILL_OCR_ENGINE',
+  'log-level': 'TABLEMILL_LOG_LEVEL',
+};
+
+function int(env: Record<string, string | undefined>, name: string, def: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `expected an integer, got ${JSON.stringify(raw)}`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function bool(env: Record<string, string | undefined>, name: string, def: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(name, `expected a boolean (1/0, true/false), got ${JSON.stringify(raw)}`);
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses `5s,5m,30m,2h` into milliseconds. */
+export function parseDurations(setting: string, raw: string): number[] {
+  return raw.split(',').map((part) => {
+    const m = /^\s*(\d+)\s*(ms|s|m|h|d)\s*$/.exec(part);
+    if (!m) throw new ConfigError(setting, `expected durations like 5s,5m,2h; got ${JSON.stringify(part)}`);
+    return Number(m[1]) * UNIT_MS[m[2]];
+  });
+}
+
+/** Builds the config from an environment and `--flag value` / `--flag=value` overrides. */
+export function loadConfig(env: Record<string, string | undefined> = process.env, flags: Record<string, string> = {}): Config {
+  const e: Record<string, string | undefined> = { ...env };
+  for (const [flag, value] of Object.entries(flags)) {
+    const name = FLAG_TO_ENV[flag];
+    if (name) e[name] = value;
+  }
+  const databaseUrl = e.DATABASE_URL && e.DATABASE_URL.trim() !== '' ? e.DATABASE_URL.trim() : null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', 'only postgres:// URLs are supported (leave it unset for embedded SQLite)');
+  }
+  const host = (e.HOST ?? '127.0.0.1').trim();
+  if (host === '') throw new ConfigError('HOST', 'must not be empty');
+  const engine = (e.TABLEMILL_OCR_ENGINE ?? 'js').trim();
+  if (engine !== 'js' && engine !== 'native') throw new ConfigError('TABLEMILL_OCR_ENGINE', `expected js or native, got ${JSON.stringify(engine)}`);
+  const langs = (e.TABLEMILL_OCR_LANGS ?? 'eng').trim();
+  if (!/^[a-z_]{3,}(\+[a-z_]{3,})*$/.test(langs)) throw new ConfigError('TABLEMILL_OCR_LANGS', `expected e.g. eng or eng+deu, got ${JSON.stringify(langs)}`);
+  const retry = e.TABLEMILL_WEBHOOK_RETRY_SCHEDULE ?? '5s,5m,30m,2h,5h,10h,10h';
+  return {
+    port: int(e, 'PORT', 8080, 0, 65535),
+    host,
+    dataDir: resolve(e.TABLEMILL_DATA_DIR && e.TABLEMILL_DATA_DIR !== '' ? e.TABLEMILL_DATA_DIR : './data'),
+    databaseUrl,
+    limits: {
+      maxFileBytes: int(e, 'TABLEMILL_MAX_FILE_MB', 25, 1, 4096) * MiB,
+      maxFilesPerRequest: int(e, 'TABLEMILL_MAX_FILES', 100, 1, 10_000),
+      maxPages: int(e, 'TABLEMILL_MAX_PAGES', 100, 1, 100_000),
+      maxMegapixels: int(e, 'TABLEMILL_MAX_MEGAPIXELS', 50, 1, 1000),
+    },
+    worker: {
+      concurrency: int(e, 'TABLEMILL_WORKER_CONCURRENCY', availableParallelism(), 0, 256),
+      timeoutMs: int(e, 'TABLEMILL_DOCUMENT_TIMEOUT_MS', 120_000, 100, 86_400_000),
+      maxHeapMb: int(e, 'TABLEMILL_WORKER_HEAP_MB', 1024, 64, 65_536),
+      leaseMs: int(e, 'TABLEMILL_LEASE_MS', 30_000, 100, 86_400_000),
+      maxAttempts: int(e, 'TABLEMILL_MAX_ATTEMPTS', 3, 1, 100),
+      pollMs: int(e, 'TABLEMILL_POLL_MS', 1000, 10, 60_000),
+    },
+    ocr: { langs, engine },
+    webhooks: {
+      allowPrivate: bool(e, 'TABLEMILL_WEBHOOK_ALLOW_PRIVATE', false),
+      retryScheduleMs: parseDurations('TABLEMILL_WEBHOOK_RETRY_SCHEDULE', retry),
+      timeoutMs: int(e, 'TABLEMILL_WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
+    },
+    rateLimits: {
+      enabled: bool(e, 'TABLEMILL_RATE_LIMITS', true),
+      statusPerMinute: int(e, 'TABLEMILL_RATE_LIMIT_STATUS', 120, 1, 1_000_000),
+      defaultPerMinute: int(e, 'TABLEMILL_RATE_LIMIT_DEFAULT', 600, 1, 1_000_000),
+    },
+    logLevel: (e.TABLEMILL_LOG_LEVEL ?? 'info').trim(),
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * The engine's data model. Page units: PDF points for PDFs, pixels for images; origin top-left,
+ * y grows downward. Every path (digital PDF, raster/OCR) produces `PageLayout`s; one layout
+ * algorithm turns them into `Table`s.
+ */
+import type { ProcessingErrorCode } from '../domain/errors.js';
+
+/** [x0, y0, x1, y1], x0 ≤ x1, y0 ≤ y1, origin top-left. */
+export type BBox = [number, number, number, number];
+
+/** A word with its box; `confidence` is 0..1 from OCR, null from a text layer. */
+export interface Word {
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** Font size in page units (height of the glyph run), used to scale gap thresholds. */
+  size: number;
+  confidence: number | null;
+}
+
+/** A horizontal (y0 === y1) or vertical (x0 === x1) ruling line segment. */
+export interface Ruling {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** What the layout algorithm sees of one page. `page` is 1-based. */
+export interface PageLayout {
+  page: number;
+  width: number;
+  height: number;
+  words: Word[];
+  rulings: Ruling[];
+}
+
+/** A cell of API.md §4. `row`/`col` are 0-based. */
+export interface Cell {
+  row: number;
+  col: number;
+  row_span: number;
+  col_span: number;
+  text: string;
+  bbox: BBox;
+  confidence: number | null;
+}
+
+/** A table of API.md §4. `pages` lists every page a stitched table spans (first = `page`). */
+export interface Table {
+  page: number;
+  pages: number[];
+  bbox: BBox;
+  n_rows: number;
+  n_cols: number;
+  header_rows: number;
+  cells: Cell[];
+}
+
+export interface LineItem {
+  table_index: number;
+  row: number;
+  description: string | null;
+  quantity: number | null;
+  unit_price: number | null;
+  amount: number | null;
+  currency: string | null;
+  cells: Record<string, string>;
+  page: number;
+  bbox: BBox;
+  flags: string[];
+}
+
+export interface Totals {
+  subtotal: number | null;
+  tax: number | null;
+  total: number | null;
+  currency: string | null;
+  flags: string[];
+}
+
+/** The engine's output: the `DocumentResult` fields it owns. */
+export interface ExtractResult {
+  page_count: number;
+  tables: Table[];
+  line_items: LineItem[];
+  totals: Totals | null;
+}
+
+export interface ExtractOptions {
+  /** Refuse documents with more pages (too_many_pages), checked before parsing pages. */
+  maxPages: number;
+  /** Refuse page images larger than this many megapixels (image_too_large), from the header. */
+  maxMegapixels: number;
+  /** Tesseract language string, e.g. `eng+deu`. */
+  ocrLangs: string;
+  /** `js` (tesseract.js, default) or `native` (the `tesseract` program, where installed). */
+  ocrEngine: 'js' | 'native';
+}
+
+export const DEFAULT_EXTRACT_OPTIONS: ExtractOptions = {
+  maxPages: 100,
+  maxMegapixels: 50,
+  ocrLangs: 'eng',
+  ocrEngine: 'js',
+};
+
+/**
+ * A document the engine cannot read. The code is a `processing_error` code; plain objects of
+ * this shape survive the worker-thread boundary (see `toExtractError`).
+ */
+export class ExtractError extends Error {
+  constructor(
+    readonly code: ProcessingErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ExtractError';
+  }
+}

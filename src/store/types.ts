@@ -1,0 +1,148 @@
+/**
+ * The one async interface over the system of record. Two adapters implement it
+ * (`sqlite/`, `postgres/`) and one contract suite (`test/store/contract.ts`) runs against both.
+ * Nothing outside `src/store/` knows which database is behind it; SQL lives only in
+ * `src/store/<dialect>/`. Times are integer milliseconds since the epoch.
+ */
+import type { StatusCounts } from '../domain/batch.js';
+import type { ProcessingError } from '../domain/errors.js';
+import type { InternalState } from '../domain/status.js';
+
+export interface Account {
+  id: string;
+  name: string;
+  created_at: number;
+}
+
+/** A batch row: the live (not deleted) batch of that name in its account. */
+export interface BatchRow {
+  id: string;
+  account_id: string;
+  name: string;
+  counts: StatusCounts;
+  document_count: number;
+  created_at: number;
+  /** Earliest document `started_at`, null if none started. */
+  min_started_at: number | null;
+  /** Latest document `completed_at`, null if none completed. */
+  max_completed_at: number | null;
+  /** Processing runs started so far (each `process` call that submitted ≥ 1 document). */
+  run: number;
+  deleted_at: number | null;
+  webhook_url: string | null;
+}
+
+export interface DocumentRow {
+  id: string;
+  account_id: string;
+  batch_id: string;
+  batch_name: string;
+  filename: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  blob_key: string;
+  page_count: number | null;
+  state: InternalState;
+  attempts: number;
+  lease_until: number | null;
+  created_at: number;
+  started_at: number | null;
+  completed_at: number | null;
+  processing_error: ProcessingError | null;
+}
+
+/** The stored result of a succeeded document, as JSON text (the engine's `ExtractResult`). */
+export interface DocumentResultRow extends DocumentRow {
+  result_json: string | null;
+}
+
+export interface NewDocument {
+  id: string;
+  filename: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  blob_key: string;
+}
+
+/** A document handed to a worker by `claimDocuments`. `attempt` fences every later write. */
+export interface ClaimedDocument {
+  id: string;
+  account_id: string;
+  batch_id: string;
+  blob_key: string;
+  content_type: string;
+  filename: string;
+  attempt: number;
+}
+
+export type DocumentOutcome =
+  | { status: 'succeeded'; page_count: number; result_json: string }
+  | { status: 'failed'; page_count: number | null; error: ProcessingError };
+
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+export interface Store {
+  /** Applies pending migrations; idempotent. */
+  migrate(): Promise<void>;
+  /** Cheap round-trip used by `/readyz`. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  // accounts and keys
+  getOrCreateAccount(name: string, now: number): Promise<Account>;
+  /** Stores the key's sha256 hash (hex), never the key. */
+  createApiKey(accountId: string, keyHash: string, now: number): Promise<void>;
+  findAccountByKeyHash(keyHash: string): Promise<Account | null>;
+
+  // batches and documents
+  /**
+   * One transaction: creates the batch if it has no live batch of that name, inserts the
+   * documents as `uploaded`, updates the counters. Commits durably before resolving.
+   */
+  insertDocuments(accountId: string, batchName: string, docs: NewDocument[], now: number): Promise<{ batch: BatchRow; documents: DocumentRow[] }>;
+  /** One transaction: every `uploaded` document → `pending`; bumps `run` if any. Null if no such batch. */
+  submitBatch(accountId: string, batchName: string, now: number): Promise<{ submitted: number; batch: BatchRow } | null>;
+  getBatch(accountId: string, batchName: string): Promise<BatchRow | null>;
+  /** Newest first. */
+  listBatches(accountId: string, opts: { cursor: string | null; limit: number }): Promise<Page<BatchRow>>;
+  /**
+   * Cancels documents not yet started (uploaded, or pending with `started_at` null), marks the
+   * batch deleted so its name is free at once, and returns the final view. Null if no such batch.
+   */
+  deleteBatch(accountId: string, batchName: string, now: number): Promise<BatchRow | null>;
+  getDocument(accountId: string, id: string): Promise<DocumentRow | null>;
+  getDocumentResult(accountId: string, id: string): Promise<DocumentResultRow | null>;
+  /** Documents of a live batch in upload order, with results. */
+  listBatchResults(accountId: string, batchId: string, opts: { cursor: string | null; limit: number }): Promise<Page<DocumentResultRow>>;
+  /**
+   * `canceled` if it was queued (not started), `deleted` if terminal (row and counters removed;
+   * returns the blob key to delete), `conflict` while processing, null if not found.
+   */
+  deleteDocument(accountId: string, id: string, now: number): Promise<{ outcome: 'canceled' | 'deleted' | 'conflict'; blob_key: string } | null>;
+
+  // queue
+  /**
+   * Claims up to `limit` pending documents in one statement: state `leased`, `lease_until`,
+   * `attempts + 1`, `started_at` if null, counters updated.
+   */
+  claimDocuments(limit: number, leaseMs: number, now: number): Promise<ClaimedDocument[]>;
+  /** Extends the lease if `attempt` still holds it; false means the lease was lost. */
+  renewLease(id: string, attempt: number, leaseMs: number, now: number): Promise<boolean>;
+  /**
+   * Writes the outcome and the terminal state in one transaction with the counters, only if
+   * `attempt` still holds the lease (attempt fence). False: nothing was written.
+   */
+  completeDocument(id: string, attempt: number, outcome: DocumentOutcome, now: number): Promise<boolean>;
+  /**
+   * Expired leases go back to `pending` (public status stays `processing`), or end
+   * `failed / worker_lost` once `attempts >= maxAttempts`. Returns how many rows it touched.
+   */
+  reapExpiredLeases(maxAttempts: number, now: number): Promise<{ requeued: number; failed: number }>;
+  /** Resolves when work may be available (NOTIFY on PostgreSQL, in-process signal on SQLite) or after `ms`. */
+  waitForWork(ms: number, signal?: AbortSignal): Promise<void>;
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // Two cores: files run in parallel forks; each isolates its own SQLite file / PG schema.
+    pool: 'forks',
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
