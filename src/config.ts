@@ -11,6 +11,8 @@ export interface Config {
   dataDir: string;
   /** A `postgres://` URL selects cluster mode; null means embedded SQLite under `dataDir`. */
   databaseUrl: string | null;
+  /** PostgreSQL schema holding every table (tests isolate themselves with it); null: the default. */
+  dbSchema: string | null;
   limits: {
     maxFileBytes: number;
     maxFilesPerRequest: number;
@@ -105,6 +107,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL', 'only postgres:// URLs are supported (leave it unset for embedded SQLite)');
   }
+  const dbSchema = e.TABLEMILL_DB_SCHEMA && e.TABLEMILL_DB_SCHEMA.trim() !== '' ? e.TABLEMILL_DB_SCHEMA.trim() : null;
+  if (dbSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(dbSchema)) throw new ConfigError('TABLEMILL_DB_SCHEMA', 'expected a lower-case SQL identifier');
   const host = (e.HOST ?? '127.0.0.1').trim();
   if (host === '') throw new ConfigError('HOST', 'must not be empty');
   const engine = (e.TABLEMILL_OCR_ENGINE ?? 'js').trim();
@@ -117,6 +121,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host,
     dataDir: resolve(e.TABLEMILL_DATA_DIR && e.TABLEMILL_DATA_DIR !== '' ? e.TABLEMILL_DATA_DIR : './data'),
     databaseUrl,
+    dbSchema,
     limits: {
       maxFileBytes: int(e, 'TABLEMILL_MAX_FILE_MB', 25, 1, 4096) * MiB,
       maxFilesPerRequest: int(e, 'TABLEMILL_MAX_FILES', 100, 1, 10_000),
