@@ -1,0 +1,233 @@
+/**
+ * Which rows of a table are its header and what each column holds: first from the header words
+ * (vocabulary.ts), then, for what the header leaves open or a table without one, from how numeric
+ * each column is and whether quantity × unit price = amount holds across its rows.
+ */
+import type { Grid } from './grid.js';
+import { isNumeric, normalizeText, parseNumber } from './numbers.js';
+import { headerLang, headerRole, summaryKind, type ColumnRole, type Lang } from './vocabulary.js';
+
+/** How a table's columns were read. `roles[col]` is null for a column we do not use. */
+export interface ColumnMap {
+  headerRows: number;
+  headers: string[];
+  roles: (ColumnRole | null)[];
+  /** Languages of the header words, most frequent first. */
+  langs: Lang[];
+  /** How much this looks like an item table (0 = not at all). */
+  score: number;
+}
+
+/** Header rows: up to the last of the first four rows in which ≥ 2 cells are header words and none a number. */
+export function headerRowCount(grid: Grid): number {
+  let found = 0;
+  for (let r = 0; r < Math.min(4, grid.rows); r++) {
+    let words = 0;
+    let numbers = 0;
+    for (let c = 0; c < grid.cols; c++) {
+      const t = grid.text(r, c);
+      if (!t) continue;
+      if (isNumeric(t)) numbers++;
+      else if (headerRole(t)) words++;
+    }
+    if (numbers === 0 && words >= 2) found = r + 1;
+    else if (found) break;
+  }
+  return found || Math.min(grid.table.header_rows, grid.rows);
+}
+
+interface ColumnStats {
+  filled: number;
+  numeric: number;
+  percent: number;
+  integers: number[];
+  letters: number;
+}
+
+function stats(grid: Grid, col: number, from: number): ColumnStats {
+  const s: ColumnStats = { filled: 0, numeric: 0, percent: 0, integers: [], letters: 0 };
+  for (let r = from; r < grid.rows; r++) {
+    const t = grid.text(r, col);
+    if (!t || rowIsSummary(grid, r)) continue;
+    s.filled++;
+    const n = parseNumber(t, 'dot') ?? parseNumber(t, 'comma');
+    if (n) {
+      s.numeric++;
+      if (n.percent) s.percent++;
+      if (Number.isInteger(n.value) && !/[.,]/.test(t)) s.integers.push(n.value);
+    } else {
+      s.letters += (normalizeText(t).match(/\p{L}/gu) ?? []).length;
+    }
+  }
+  return s;
+}
+
+function rowIsSummary(grid: Grid, r: number): boolean {
+  for (let c = 0; c < grid.cols; c++) if (summaryKind(grid.text(r, c))) return true;
+  return false;
+}
+
+function isNumericColumn(s: ColumnStats): boolean {
+  return s.filled > 0 && s.numeric / s.filled >= 0.6 && s.percent / s.filled < 0.5;
+}
+
+/** 1, 2, 3, … (or 10, 20, 30): a position column, not a quantity. */
+function isSequence(s: ColumnStats): boolean {
+  const v = s.integers;
+  if (v.length < 2 || v.length !== s.filled) return false;
+  const step = v[1]! - v[0]!;
+  return step > 0 && v.every((x, i) => i === 0 || x - v[i - 1]! === step);
+}
+
+/** Rows in which columns q × p = a within a cent (read with either convention: this is only a test). */
+function productHits(grid: Grid, from: number, q: number, p: number, a: number): number {
+  let hits = 0;
+  for (let r = from; r < grid.rows; r++) {
+    const [tq, tp, ta] = [grid.text(r, q), grid.text(r, p), grid.text(r, a)];
+    if (!tq || !tp || !ta) continue;
+    for (const conv of ['dot', 'comma'] as const) {
+      const [nq, np, na] = [parseNumber(tq, conv), parseNumber(tp, conv), parseNumber(ta, conv)];
+      if (nq && np && na && Math.abs(nq.value * np.value - na.value) <= 0.011) {
+        hits++;
+        break;
+      }
+    }
+  }
+  return hits;
+}
+
+const WEIGHT: Partial<Record<ColumnRole, number>> = {
+  description: 2,
+  quantity: 2,
+  unit_price: 2,
+  amount: 3,
+  debit: 2,
+  credit: 2,
+  balance: 1,
+  date: 0.5,
+};
+
+/** Keeps one column per role: for amount the net one if marked, else the rightmost; else the leftmost. */
+function dedupeRoles(roles: (ColumnRole | null)[], headers: string[]): void {
+  const seen = new Map<ColumnRole, number[]>();
+  roles.forEach((r, c) => r && seen.set(r, [...(seen.get(r) ?? []), c]));
+  for (const [role, cols] of seen) {
+    if (cols.length < 2 || role === 'position' || role === 'sku') continue;
+    let keep = cols[0]!;
+    if (role === 'amount') {
+      const net = cols.find((c) => /(net|excl|exkl|ht\b|sin iva|税抜)/i.test(headers[c]!));
+      keep = net ?? cols[cols.length - 1]!;
+    }
+    for (const c of cols) if (c !== keep) roles[c] = null;
+  }
+}
+
+/** Reads the header and the columns of `grid`, and scores it as an item table. */
+export function mapColumns(grid: Grid, inherited?: ColumnMap): ColumnMap {
+  let headerRows = headerRowCount(grid);
+  if (inherited && headerRows === 0) {
+    // A continuation on the next page without a repeated header: the first table's header applies.
+    return { ...inherited, headerRows: 0, roles: [...inherited.roles], headers: [...inherited.headers] };
+  }
+  const headers: string[] = [];
+  for (let c = 0; c < grid.cols; c++) {
+    const parts: string[] = [];
+    for (let r = 0; r < headerRows; r++) {
+      const cell = grid.at(r, c);
+      if (cell && cell.text.trim() && !parts.includes(cell.text.trim())) parts.push(cell.text.trim());
+    }
+    headers.push(normalizeText(parts.join(' ')));
+  }
+  const roles = headers.map((h) => (h ? headerRole(h) : null));
+  if (headerRows > 0 && roles.every((r) => r === null)) headerRows = 0;
+  const colStats = headers.map((_, c) => stats(grid, c, headerRows));
+  const numeric = colStats.map(isNumericColumn);
+
+  dedupeRoles(roles, headers);
+  // `Units` / `Einheit` holding numbers where no column is the quantity: that is the quantity.
+  const unitCol = roles.indexOf('unit');
+  if (unitCol >= 0 && !roles.includes('quantity') && numeric[unitCol]) roles[unitCol] = 'quantity';
+  // A header word on a column of text is not a quantity or price (e.g. `Rate` holding `hourly`).
+  for (const role of ['quantity', 'unit_price', 'amount'] as const) {
+    const c = roles.indexOf(role);
+    if (c >= 0 && colStats[c]!.filled > 0 && colStats[c]!.numeric === 0) roles[c] = null;
+  }
+  fillFromNumbers(grid, headerRows, roles, colStats, numeric);
+
+  const langCount = new Map<Lang, number>();
+  for (const h of headers) {
+    const l = headerLang(h);
+    if (l) langCount.set(l, (langCount.get(l) ?? 0) + 1);
+  }
+  const langs = [...langCount.entries()].sort((a, b) => b[1] - a[1]).map(([l]) => l);
+
+  const moneyCol = roles.findIndex((r) => r === 'amount' || r === 'unit_price' || r === 'debit' || r === 'credit');
+  const bodyRows = grid.rows - headerRows;
+  let score = 0;
+  if (moneyCol >= 0 && colStats[moneyCol]!.numeric > 0 && bodyRows > 0) {
+    const fromHeader = headerRows > 0 ? 1 : 0.5;
+    for (const r of new Set(roles)) if (r) score += (WEIGHT[r] ?? 0) * fromHeader;
+    score += Math.min(2, colStats[moneyCol]!.numeric * 0.2);
+  }
+  return { headerRows, headers, roles, langs, score };
+}
+
+/** Assigns description / quantity / unit price / amount where the header did not. */
+function fillFromNumbers(
+  grid: Grid,
+  from: number,
+  roles: (ColumnRole | null)[],
+  s: ColumnStats[],
+  numeric: boolean[],
+): void {
+  const free = (c: number) => roles[c] === null;
+  if (!roles.includes('description')) {
+    let best = -1;
+    for (let c = 0; c < grid.cols; c++) {
+      if (free(c) && !numeric[c] && s[c]!.letters > 0 && (best < 0 || s[c]!.letters > s[best]!.letters)) best = c;
+    }
+    if (best >= 0) roles[best] = 'description';
+  }
+  const desc = roles.indexOf('description');
+  const cand: number[] = [];
+  for (let c = 0; c < grid.cols; c++) {
+    if (!numeric[c] || c < desc) continue;
+    if (free(c) && isSequence(s[c]!) && cand.length === 0 && c < grid.cols - 2) {
+      roles[c] = 'position';
+      continue;
+    }
+    if (free(c) || roles[c] === 'quantity' || roles[c] === 'unit_price' || roles[c] === 'amount') cand.push(c);
+  }
+  const has = (r: ColumnRole) => roles.includes(r);
+  if (has('debit') || has('credit') || (has('quantity') && has('unit_price') && has('amount'))) return;
+  // Try every left-to-right triple for quantity × unit price = amount; the header's choice, where
+  // it made one, must be kept.
+  let best: [number, number, number] | null = null;
+  let bestHits = 0;
+  for (let i = 0; i < cand.length; i++)
+    for (let j = i + 1; j < cand.length; j++)
+      for (let k = j + 1; k < cand.length; k++) {
+        const [q, p, a] = [cand[i]!, cand[j]!, cand[k]!];
+        const ok = (c: number, r: ColumnRole) => free(c) || roles[c] === r;
+        if (!ok(q, 'quantity') || !ok(p, 'unit_price') || !ok(a, 'amount')) continue;
+        const hits = productHits(grid, from, q, p, a);
+        if (hits > bestHits) [best, bestHits] = [[q, p, a], hits];
+      }
+  const bodyRows = Math.max(1, s[cand[cand.length - 1] ?? 0]?.numeric ?? 1);
+  if (best && bestHits >= Math.max(1, bodyRows * 0.5)) {
+    [roles[best[0]], roles[best[1]], roles[best[2]]] = ['quantity', 'unit_price', 'amount'];
+    return;
+  }
+  if (!has('amount')) {
+    const a = [...cand].reverse().find(free);
+    if (a !== undefined) roles[a] = 'amount';
+  }
+  const a = roles.indexOf('amount');
+  const left = cand.filter((c) => free(c) && c < a);
+  if (left.length && !has('quantity') && !has('unit_price')) {
+    const c = left[left.length - 1]!;
+    // Small whole numbers left of the amount are counts; anything else is a price.
+    const counts = s[c]!.integers.length === s[c]!.numeric && s[c]!.integers.every((v) => v < 1000);
+    roles[c] = counts ? 'quantity' : 'unit_price';
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The rows of an item table as line items: numbers read with the column's convention, wrapped
+ * description lines folded into their item, summary rows set aside.
+ */
+import type { BBox, LineItem } from '../types.js';
+import type { ColumnMap } from './columns.js';
+import { rowPage, unionBox, type Grid } from './grid.js';
+import { cents, currencyOf, normalizeText, parseNumber, type Convention } from './numbers.js';
+import type { SummaryLine } from './summary.js';
+import { summaryKind, type ColumnRole } from './vocabulary.js';
+
+/** One table's contribution: its items and the summary rows found inside it. */
+export interface TableRows {
+  items: LineItem[];
+  summaries: SummaryLine[];
+}
+
+interface RawRow {
+  row: number;
+  texts: string[];
+  boxes: BBox[];
+  page: number;
+}
+
+const NUMBER_ROLES: ColumnRole[] = ['quantity', 'unit_price', 'amount', 'debit', 'credit', 'balance'];
+
+/** Keys of `LineItem.cells`: the header text, made unique, or `column_N` where a column has none. */
+export function cellKeys(map: ColumnMap): string[] {
+  const seen = new Map<string, number>();
+  return map.headers.map((h, c) => {
+    const base = h || `column_${c + 1}`;
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return n === 1 ? base : `${base} (${n})`;
+  });
+}
+
+/** Reads rows of `grid` as items; `convs[col]` is the decimal convention of each column. */
+export function readRows(
+  grid: Grid,
+  tableIndex: number,
+  map: ColumnMap,
+  convs: (Convention | null)[],
+  fallbackCurrency: string | null,
+): TableRows {
+  const col = (r: ColumnRole) => map.roles.indexOf(r);
+  const keys = cellKeys(map);
+  const num = (t: string, c: number) => (t ? parseNumber(t, convs[c] ?? null) : null);
+  const isNumberCol = (c: number) => map.roles[c] !== null && NUMBER_ROLES.includes(map.roles[c]!);
+  const headerCurrency = map.headers.map((h) => currencyOf(h)).find((c) => c) ?? null;
+
+  const items: LineItem[] = [];
+  const summaries: SummaryLine[] = [];
+  const raw: RawRow[] = [];
+  let ended = false;
+  for (let r = map.headerRows; r < grid.rows; r++) {
+    const texts = Array.from({ length: grid.cols }, (_, c) => grid.text(r, c));
+    if (texts.every((t) => !t)) continue;
+    const boxes = texts.flatMap((t, c) => (t ? [grid.at(r, c)!.bbox] : []));
+    const summary = readSummaryRow(texts, map, num);
+    if (summary) {
+      summaries.push(summary);
+      // After the total nothing is an item (notes, payment terms); a carried-forward line is not an end.
+      if (summary.kind !== 'carry' && summary.kind !== 'balance_open') ended = true;
+      continue;
+    }
+    if (ended) continue;
+    raw.push({ row: r, texts, boxes, page: rowPage(grid.table, r) });
+  }
+
+  // Fold rows without numbers: into the next row when it has numbers but no description (the
+  // description printed above its figures), else into the row above (a wrapped description).
+  const hasNumbers = (x: RawRow) => x.texts.some((t, c) => isNumberCol(c) && num(t, c) !== null);
+  const rows: RawRow[][] = [];
+  const dc = col('description');
+  for (let i = 0; i < raw.length; i++) {
+    const x = raw[i]!;
+    if (hasNumbers(x)) {
+      const prev = rows[rows.length - 1];
+      if (prev && !prev.some(hasNumbers) && dc >= 0 && !x.texts[dc]) prev.push(x);
+      else rows.push([x]);
+      continue;
+    }
+    const next = raw[i + 1];
+    if (next && hasNumbers(next) && dc >= 0 && !next.texts[dc]) rows.push([x]);
+    else if (rows.length) rows[rows.length - 1]!.push(x);
+    // A text-only row before any item is a section title, not an item.
+  }
+
+  for (const group of rows) {
+    if (!group.some(hasNumbers)) continue;
+    const merged = Array.from({ length: grid.cols }, (_, c) =>
+      group
+        .map((x) => x.texts[c]!)
+        .filter(Boolean)
+        .join('\n'),
+    );
+    const first = group.find(hasNumbers)!;
+    const value = (role: ColumnRole): number | null => {
+      const c = col(role);
+      return c >= 0 ? (num(first.texts[c]!, c)?.value ?? null) : null;
+    };
+    let amount = value('amount');
+    const debit = value('debit');
+    const credit = value('credit');
+    if (amount === null && (debit !== null || credit !== null)) amount = cents((credit ?? 0) - Math.abs(debit ?? 0));
+    const quantity = value('quantity');
+    const unitPrice = value('unit_price');
+    const cc = col('currency');
+    const currency =
+      (cc >= 0 ? currencyOf(merged[cc]!) : null) ??
+      first.texts.map((t, c) => (isNumberCol(c) && t ? currencyOf(t) : null)).find((x) => x) ??
+      headerCurrency ??
+      fallbackCurrency;
+    const flags: string[] = [];
+    if (quantity !== null && unitPrice !== null && amount !== null) {
+      const expected = discounted(quantity * unitPrice, col('discount') >= 0 ? first.texts[col('discount')]! : '', convs[col('discount')] ?? null);
+      if (Math.abs(expected - amount) > 0.01 + 1e-9 && Math.abs(quantity * unitPrice - amount) > 0.01 + 1e-9) flags.push('amount_mismatch');
+    }
+    const cells: Record<string, string> = {};
+    keys.forEach((k, c) => (cells[k] = merged[c]!));
+    items.push({
+      table_index: tableIndex,
+      row: first.row,
+      description: dc >= 0 && merged[dc] ? normalizeText(merged[dc]!) : null,
+      quantity,
+      unit_price: unitPrice,
+      amount,
+      currency,
+      cells,
+      page: group[0]!.page,
+      bbox: unionBox(group.flatMap((x) => x.boxes)),
+      flags,
+    });
+  }
+  return { items, summaries };
+}
+
+/** `gross` after a discount cell: `10 %` takes a tenth off, a plain number is subtracted. */
+function discounted(gross: number, text: string, conv: Convention | null): number {
+  const d = text ? parseNumber(text, conv) : null;
+  if (!d) return gross;
+  return d.percent ? gross * (1 - d.value / 100) : gross - Math.abs(d.value);
+}
+
+/** A row whose label is a summary word and which has no quantity: its value is the amount, else the rightmost number. */
+function readSummaryRow(
+  texts: string[],
+  map: ColumnMap,
+  num: (t: string, c: number) => ReturnType<typeof parseNumber>,
+): SummaryLine | null {
+  const qc = map.roles.indexOf('quantity');
+  if (qc >= 0 && texts[qc] && num(texts[qc]!, qc)) return null;
+  const labels = texts.filter((t, c) => t && !num(t, c));
+  const label = labels.join(' ');
+  const kind = labels.length ? (summaryKind(labels[0]!) ?? summaryKind(label)) : null;
+  if (!kind) return null;
+  const ac = map.roles.indexOf('amount');
+  let parsed = ac >= 0 && texts[ac] ? num(texts[ac]!, ac) : null;
+  for (let c = texts.length - 1; c >= 0 && (!parsed || parsed.percent); c--) {
+    const n = texts[c] ? num(texts[c]!, c) : null;
+    if (n && !n.percent) parsed = n;
+  }
+  if (parsed?.percent) parsed = null;
+  // `Total 1.234,56` may sit in one cell when the summary text spans the columns.
+  if (!parsed) {
+    const m = /(-?\(?[€$£¥]?\s*\d[\d.,' ]*\)?-?\s*(?:円|[A-Z]{3})?)\s*$/u.exec(label);
+    if (m) parsed = parseNumber(m[1]!, map.roles.indexOf('amount') >= 0 ? null : null);
+  }
+  return { kind, label, value: parsed?.value ?? null, currency: parsed?.currency ?? null };
+}

@@ -1,0 +1,207 @@
+/**
+ * Money and quantity numbers as printed on invoices and statements. The decimal separator is a
+ * property of the document (or of one column), not of one cell: `1.234` is 1234 in a German
+ * invoice and 1.234 in an English one, so a cell is read with a convention decided from the
+ * other numbers around it (`detectConvention`).
+ */
+
+/** Which character is the decimal separator: `dot` (1,234.56) or `comma` (1.234,56). */
+export type Convention = 'dot' | 'comma';
+
+/** A parsed amount: the value, the ISO currency printed with it (or null), and whether it was a percentage. */
+export interface ParsedNumber {
+  value: number;
+  currency: string | null;
+  percent: boolean;
+}
+
+/** Symbols that stand for one currency. `$` is read as USD and `¥` as JPY: the common case. */
+const SYMBOLS: Record<string, string> = {
+  '€': 'EUR',
+  $: 'USD',
+  US$: 'USD',
+  '£': 'GBP',
+  '¥': 'JPY',
+  '円': 'JPY',
+  '₹': 'INR',
+  '₩': 'KRW',
+  '₽': 'RUB',
+  'zł': 'PLN',
+  'Kč': 'CZK',
+  'Fr.': 'CHF',
+  'R$': 'BRL',
+};
+
+/** ISO 4217 codes we recognise next to a number (a closed list, so `PCS 12` is not a currency). */
+const CODES = new Set(
+  'EUR USD GBP CHF JPY CNY CAD AUD NZD SEK NOK DKK PLN CZK HUF RON BGN INR KRW BRL MXN ZAR SGD HKD TRY RUB ILS AED SAR THB MYR IDR PHP'.split(
+    ' ',
+  ),
+);
+
+const SYMBOL_RE = /(US\$|R\$|Fr\.|zł|Kč|[€$£¥円₹₩₽])/u;
+const CODE_RE = /(?:^|[^A-Za-z])([A-Z]{3})(?![A-Za-z])/;
+const MINUS = /[-−–]/u;
+
+/** Text normalised for reading: full-width digits and the no-break/thin spaces (NFKC) become ASCII. */
+export function normalizeText(text: string): string {
+  return text
+    .normalize('NFKC')
+    .replace(/[\u00a0\u2007\u2009\u202f\u200a]/g, ' ')
+    .replace(/[’‘`´]/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The ISO currency named in `text` by a symbol or a code, or null. */
+export function currencyOf(text: string): string | null {
+  const t = normalizeText(text);
+  const sym = SYMBOL_RE.exec(t);
+  if (sym) return SYMBOLS[sym[1]!] ?? null;
+  const code = CODE_RE.exec(t);
+  if (code && CODES.has(code[1]!)) return code[1]!;
+  return null;
+}
+
+interface Stripped {
+  body: string;
+  negative: boolean;
+  currency: string | null;
+  percent: boolean;
+}
+
+/** Splits sign, currency and percent from the digits; null when anything else is left over. */
+function strip(text: string): Stripped | null {
+  let t = normalizeText(text);
+  if (!t) return null;
+  let currency: string | null = null;
+  let negative = false;
+  let percent = false;
+  const sym = SYMBOL_RE.exec(t);
+  if (sym) {
+    currency = SYMBOLS[sym[1]!] ?? null;
+    t = (t.slice(0, sym.index) + ' ' + t.slice(sym.index + sym[1]!.length)).trim();
+  }
+  const code = CODE_RE.exec(t);
+  if (code && CODES.has(code[1]!)) {
+    if (currency && currency !== code[1]) return null;
+    currency = code[1]!;
+    const at = t.indexOf(code[1]!, code.index);
+    t = (t.slice(0, at) + ' ' + t.slice(at + 3)).trim();
+  }
+  if (t.endsWith('%')) {
+    percent = true;
+    t = t.slice(0, -1).trim();
+  }
+  if (t.startsWith('(') && t.endsWith(')')) {
+    negative = true;
+    t = t.slice(1, -1).trim();
+  }
+  if (t.length > 1 && MINUS.test(t[0]!)) {
+    negative = !negative;
+    t = t.slice(1).trim();
+  } else if (t.length > 1 && MINUS.test(t[t.length - 1]!)) {
+    // SAP and many ERPs print credits as `12.00-`.
+    negative = !negative;
+    t = t.slice(0, -1).trim();
+  } else if (t.startsWith('+')) {
+    t = t.slice(1).trim();
+  }
+  // A sign may sit outside the currency: `-€ 12,00`, `€ -12,00`, `(€12.00)`.
+  if (t.startsWith('(') && t.endsWith(')') && !negative) {
+    negative = true;
+    t = t.slice(1, -1).trim();
+  }
+  if (!/^\d[\d.,' ]*$/.test(t) && !/^[.,]\d+$/.test(t)) return null;
+  return { body: t, negative, currency, percent };
+}
+
+/** Evidence one number gives about the decimal separator, or null when it gives none. */
+function evidence(body: string): Convention | null {
+  const lastDot = body.lastIndexOf('.');
+  const lastComma = body.lastIndexOf(',');
+  if (lastDot >= 0 && lastComma >= 0) return lastDot > lastComma ? 'dot' : 'comma';
+  const sep = lastDot >= 0 ? '.' : lastComma >= 0 ? ',' : null;
+  if (!sep) return null;
+  const count = body.split(sep).length - 1;
+  const after = body.length - body.lastIndexOf(sep) - 1;
+  if (count > 1) return sep === '.' ? 'comma' : 'dot'; // 1.234.567: the repeated one groups
+  if (after !== 3) return sep === '.' ? 'dot' : 'comma'; // 12,5 or 12.50: a decimal
+  if (/[ ']/.test(body)) return sep === '.' ? 'dot' : 'comma'; // 1 234,567 or 1'234.567
+  if (/^0[.,]/.test(body)) return sep === '.' ? 'dot' : 'comma'; // 0,125: no one groups a leading 0
+  return null; // 1.234: either
+}
+
+/** True when `groups` (the integer part split at group separators) is a well-formed grouping. */
+function wellGrouped(groups: string[]): boolean {
+  if (groups.length === 1) return /^\d+$/.test(groups[0]!);
+  if (!/^\d{1,3}$/.test(groups[0]!)) return false;
+  const rest = groups.slice(1);
+  // Western 3-digit groups, or the Indian lakh form 1,23,45,678.
+  if (rest.every((g) => /^\d{3}$/.test(g))) return true;
+  return rest.slice(0, -1).every((g) => /^\d{2}$/.test(g)) && /^\d{3}$/.test(rest[rest.length - 1]!);
+}
+
+function readBody(body: string, conv: Convention): number | null {
+  const dec = conv === 'dot' ? '.' : ',';
+  const group = conv === 'dot' ? ',' : '.';
+  const spaced = /[ ']/.test(body);
+  if (spaced && body.includes(group)) return null; // `1 234.567,00` mixes two group marks
+  const decAt = body.lastIndexOf(dec);
+  if (body.indexOf(dec) !== decAt) return null;
+  const intPart = decAt >= 0 ? body.slice(0, decAt) : body;
+  const frac = decAt >= 0 ? body.slice(decAt + 1) : '';
+  if (!/^\d*$/.test(frac) || (decAt >= 0 && frac === '')) return null;
+  if (intPart === '' && frac === '') return null;
+  const groups = intPart === '' ? ['0'] : intPart.split(/[ ',.]/);
+  if (!wellGrouped(groups)) return null;
+  return Number(groups.join('') + (frac ? '.' + frac : ''));
+}
+
+/**
+ * Reads `text` as a number with the decimal convention `conv` (used only where the text itself
+ * is ambiguous). Handles `1.234,56`, `1,234.56`, `1 234,56`, `1'234.56`, `(12.00)`, `12.00-`,
+ * `-12`, currency signs and codes either side, and `19 %`. Null when the text is not one number
+ * (dates such as `15.01.2024`, words, two numbers).
+ */
+export function parseNumber(text: string, conv: Convention | null = null): ParsedNumber | null {
+  const s = strip(text);
+  if (!s) return null;
+  const own = evidence(s.body);
+  const value = readBody(s.body, own ?? conv ?? 'dot');
+  if (value === null || !Number.isFinite(value)) return null;
+  return { value: s.negative && value !== 0 ? -value : value, currency: s.currency, percent: s.percent };
+}
+
+/** True when `text` reads as a number under either convention. */
+export function isNumeric(text: string): boolean {
+  return parseNumber(text, 'dot') !== null || parseNumber(text, 'comma') !== null;
+}
+
+/** Votes of a set of texts for each convention (only texts that decide it count). */
+export function conventionVotes(texts: Iterable<string>): { dot: number; comma: number } {
+  const votes = { dot: 0, comma: 0 };
+  for (const text of texts) {
+    const s = strip(text);
+    if (!s) continue;
+    const e = evidence(s.body);
+    if (e && readBody(s.body, e) !== null) votes[e]++;
+  }
+  return votes;
+}
+
+/**
+ * The decimal convention of a document from its number-like texts: the majority of the texts
+ * that decide it, else `fallback` (e.g. from the language of the headers), else null.
+ */
+export function detectConvention(texts: Iterable<string>, fallback: Convention | null = null): Convention | null {
+  const v = conventionVotes(texts);
+  if (v.dot > v.comma) return 'dot';
+  if (v.comma > v.dot) return 'comma';
+  return fallback;
+}
+
+/** Rounds to cents, so sums of parsed decimals compare exactly (0.1 + 0.2 → 0.3). */
+export function cents(n: number): number {
+  return Math.round(n * 100) / 100;
+}

@@ -1,0 +1,103 @@
+/**
+ * Summary rows (subtotal, tax, total, balances) of an item table: those the table detector kept
+ * inside the table, and those printed below it outside its cells, read from the page's words.
+ */
+import type { PageLayout, Totals, Word } from '../types.js';
+import { cents, parseNumber, type Convention } from './numbers.js';
+import { summaryKind, type SummaryKind } from './vocabulary.js';
+
+/** One summary row: what it is, its value (null when none could be read) and the currency printed with it. */
+export interface SummaryLine {
+  kind: SummaryKind;
+  label: string;
+  value: number | null;
+  currency: string | null;
+}
+
+/** Text lines of `words`: words whose vertical centres fall within one another's extent, left to right. */
+export function textLines(words: Word[]): Word[][] {
+  const sorted = [...words].sort((a, b) => (a.y0 + a.y1) / 2 - (b.y0 + b.y1) / 2);
+  const lines: { y0: number; y1: number; words: Word[] }[] = [];
+  for (const w of sorted) {
+    const mid = (w.y0 + w.y1) / 2;
+    const line = lines.find((l) => mid >= l.y0 && mid <= l.y1);
+    if (line) {
+      line.words.push(w);
+      line.y0 = Math.min(line.y0, w.y0);
+      line.y1 = Math.max(line.y1, w.y1);
+    } else lines.push({ y0: w.y0, y1: w.y1, words: [w] });
+  }
+  return lines.map((l) => l.words.sort((a, b) => a.x0 - b.x0));
+}
+
+const GLUED = /^(.*?\D)\s*([-−(]?\s*(?:[€$£¥]|US\$)?\s*\d[\d.,' ]*\)?-?\s*(?:円|[A-Z]{3})?)$/u;
+
+/** A label followed by a number (`Subtotal 1 234,56`, `MwSt. 19 % 190,00`, `合計¥12,000`) → summary line. */
+export function readSummaryText(tokens: string[], conv: Convention | null): SummaryLine | null {
+  const n = tokens.length;
+  // The longest suffix of tokens that is one number: `1 234,56` is two words in a text layer.
+  for (let k = Math.min(4, n - 1); k >= 1; k--) {
+    const parsed = parseNumber(tokens.slice(n - k).join(' '), conv);
+    if (!parsed || parsed.percent) continue;
+    const label = tokens.slice(0, n - k).join(' ');
+    const kind = summaryKind(label);
+    if (kind) return { kind, label, value: parsed.value, currency: parsed.currency };
+  }
+  const m = GLUED.exec(tokens.join(' '));
+  if (m) {
+    const parsed = parseNumber(m[2]!, conv);
+    const kind = summaryKind(m[1]!);
+    if (parsed && kind && !parsed.percent) return { kind, label: m[1]!.trim(), value: parsed.value, currency: parsed.currency };
+  }
+  return null;
+}
+
+/** Summary lines printed on `page` below `bottom` (the table's lower edge), in reading order. */
+export function summaryLinesBelow(page: PageLayout | undefined, bottom: number, conv: Convention | null): SummaryLine[] {
+  if (!page) return [];
+  const below = page.words.filter((w) => w.y0 >= bottom - 0.5);
+  const out: SummaryLine[] = [];
+  for (const line of textLines(below)) {
+    const s = readSummaryText(
+      line.map((w) => w.text),
+      conv,
+    );
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+/** Number-like words below the table, so their separators vote on the document's convention. */
+export function wordsBelow(page: PageLayout | undefined, bottom: number): string[] {
+  return page ? page.words.filter((w) => w.y0 >= bottom - 0.5).map((w) => w.text) : [];
+}
+
+/**
+ * Totals from summary lines and the items' amounts. Several tax lines (7 % and 19 %) add up;
+ * the first subtotal and the first total count. Null when there is no summary line at all.
+ */
+export function buildTotals(lines: SummaryLine[], amounts: (number | null)[], currency: string | null): Totals | null {
+  const money = lines.filter((l) => l.kind === 'subtotal' || l.kind === 'tax' || l.kind === 'total' || l.kind === 'balance_close');
+  if (!money.length) return null;
+  const first = (k: SummaryKind) => money.find((l) => l.kind === k && l.value !== null)?.value ?? null;
+  const taxes = money.filter((l) => l.kind === 'tax' && l.value !== null);
+  const subtotal = first('subtotal');
+  const tax = taxes.length ? cents(taxes.reduce((s, l) => s + l.value!, 0)) : null;
+  const statement = !money.some((l) => l.kind !== 'balance_close');
+  const total = statement ? first('balance_close') : first('total');
+  const flags: string[] = [];
+  const known = amounts.filter((a): a is number => a !== null);
+  if (known.length && known.length === amounts.length) {
+    const sum = cents(known.reduce((s, a) => s + a, 0));
+    const near = (x: number | null) => x !== null && Math.abs(sum - x) <= 0.011;
+    if (statement) {
+      const open = lines.find((l) => l.kind === 'balance_open')?.value ?? null;
+      if (open !== null && total !== null && Math.abs(cents(open + sum) - total) > 0.011) flags.push('balance_mismatch');
+    } else if (subtotal !== null ? !near(subtotal) : total !== null && !near(total) && !(tax !== null && near(cents(total - tax)))) {
+      flags.push('items_sum_mismatch');
+    }
+  }
+  if (subtotal !== null && tax !== null && total !== null && Math.abs(cents(subtotal + tax) - total) > 0.011) flags.push('total_mismatch');
+  const cur = money.find((l) => l.currency)?.currency ?? currency;
+  return { subtotal, tax, total, currency: cur, flags };
+}

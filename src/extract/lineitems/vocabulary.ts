@@ -1,0 +1,101 @@
+/**
+ * Header and summary-row words of invoices and statements in en, de, es, nl, fr and ja. Each
+ * header maps to a column role; roles we do not put into a line item (position, SKU, unit, VAT
+ * rate, discount, …) are recognised too, so that `Pos.` or `MwSt %` is never taken for a
+ * quantity or an amount.
+ */
+import { normalizeText, type Convention } from './numbers.js';
+
+/** What a column holds. Only description/quantity/unit_price/amount/currency/debit/credit feed a LineItem. */
+export type ColumnRole =
+  | 'description'
+  | 'quantity'
+  | 'unit_price'
+  | 'amount'
+  | 'currency'
+  | 'debit'
+  | 'credit'
+  | 'balance'
+  | 'date'
+  | 'position'
+  | 'sku'
+  | 'unit'
+  | 'vat_rate'
+  | 'tax'
+  | 'discount';
+
+/** Languages told apart by their header words; used as a weak prior for the decimal convention. */
+export type Lang = 'en' | 'de' | 'es' | 'nl' | 'fr' | 'ja';
+
+const TAX = /(\bvat\b|\btax\b|mwst|\bust\b|umsatzsteuer|steuer|\biva\b|\bbtw\b|\btva\b|\bgst\b|消費税|税)/;
+const RATE = /(%|\brate\b|satz|\btasa\b|\btaux\b|tarief|税率)/;
+const NET = /(excl|exkl|netto|\bnet\b|\bht\b|sin iva|zonder|hors|税抜)/;
+const AMOUNT = /(amount|total|betrag|gesamt|summe|importe|bedrag|totaal|montant|金額|\bsum\b|\bnet\b|netto)/;
+
+/** Ordered: the first rule that matches a header decides its role (`Unit price` before `Unit`). */
+const RULES: [ColumnRole, RegExp][] = [
+  ['unit_price', /(unit price|price per unit|price\/unit|unit cost|\brate\b|einzelpreis|stückpreis|e-preis|preis\/einheit|preis je|precio unit|precio\/u|p\. ?unit|prijs per|stukprijs|eenheidsprijs|prix unit|prix u\b|\bp\.u\.|単価|^price$|^preis$|^precio$|^prijs$|^prix$|^unit ?price)/],
+  ['discount', /(discount|rabatt|nachlass|descuento|\bdto\b|korting|remise|値引|割引)/],
+  ['quantity', /(\bqty\b|quantity|\bquant|menge|anzahl|\banz\b|\bstk\b|stück$|cantidad|\bcant\b|\buds\b|unidades|aantal|\bqté\b|\bqte\b|数量|^hours$|^hrs$|^std\.?$|stunden)/],
+  ['unit', /(^units?$|einheit|^me$|^eh$|unidad|eenheid|unité|単位|\buom\b)/],
+  ['sku', /(art\.? ?-?nr|artikelnr|artikelnummer|\bsku\b|item code|item no|product code|part no|^code$|^ref|referencia|código|codigo|artikelcode|^réf|品番|コード)/],
+  ['position', /(^pos\b|^pos\.|^position$|^nr\.?$|^no\.?$|^#$|^n[º°o]\.?$|^line$|^lfd|^núm\.?$|^項番$|^no$)/],
+  ['currency', /(^currency$|^währung$|^moneda$|^devise$|^通貨$|^ccy$|^cur$)/],
+  ['balance', /(balance|saldo|solde|残高|kontostand)/],
+  ['debit', /(debit|\bsoll\b|belastung|ausgang|cargo|débito|\baf\b|débit|withdrawal|paid out|出金|お引出|お支払)/],
+  ['credit', /(credit|\bhaben\b|gutschrift|eingang|abono|crédito|\bbij\b|crédit|deposit|paid in|入金|お預入)/],
+  ['date', /(date|datum|fecha|日付|年月日|buchungstag|wertstellung|valuta|value day)/],
+  ['description', /(desc|beschreibung|bezeichnung|artikel|leistung|produkt|product|concepto|artículo|articulo|omschrijving|désignation|designation|libellé|品名|内容|摘要|^item|service|details|particulars|^text$|article|producto|servicio|detalle|verwendungszweck|buchungstext|omschrijving|artikel|naam|商品|項目|取引内容)/],
+];
+
+/** The role of a column from its header text, or null when the header says nothing we know. */
+export function headerRole(header: string): ColumnRole | null {
+  const h = normalizeText(header).toLowerCase();
+  if (!h) return null;
+  if (TAX.test(h)) {
+    if (AMOUNT.test(h) && NET.test(h)) return 'amount'; // `Amount excl. VAT`, `Betrag netto`
+    if (RATE.test(h) && !AMOUNT.test(h)) return 'vat_rate';
+    if (/(incl|inkl|brutto|ttc|con iva|税込)/.test(h) && AMOUNT.test(h)) return 'amount';
+    return RATE.test(h) ? 'vat_rate' : 'tax';
+  }
+  for (const [role, re] of RULES) if (re.test(h)) return role;
+  if (AMOUNT.test(h)) return 'amount';
+  return null;
+}
+
+/** A header word's language, for the decimal-convention prior; null when it is shared or unknown. */
+export function headerLang(header: string): Lang | null {
+  const h = normalizeText(header).toLowerCase();
+  if (/[\u3040-\u30ff\u4e00-\u9fff]/.test(h)) return 'ja';
+  if (/(beschreibung|bezeichnung|menge|anzahl|einzelpreis|betrag|gesamt|mwst|einheit|artikel|summe|soll|haben|buchung)/.test(h)) return 'de';
+  if (/(descripción|concepto|cantidad|precio|importe|iva|unidad|cargo|abono|fecha)/.test(h)) return 'es';
+  if (/(omschrijving|aantal|prijs|bedrag|btw|eenheid|totaal|datum)/.test(h)) return 'nl';
+  if (/(désignation|quantité|qté|prix|montant|tva|unité|libellé|débit|crédit)/.test(h)) return 'fr';
+  if (/(description|quantity|qty|unit price|amount|price|total|item)/.test(h)) return 'en';
+  return null;
+}
+
+/** The decimal separator usually printed in a language (German, Spanish, Dutch, French: comma). */
+export function langConvention(lang: Lang | null): Convention | null {
+  if (!lang) return null;
+  return lang === 'en' || lang === 'ja' ? 'dot' : 'comma';
+}
+
+/** What a summary row says it is. `carry` is a page total carried forward: neither an item nor a total. */
+export type SummaryKind = 'subtotal' | 'tax' | 'total' | 'carry' | 'balance_open' | 'balance_close';
+
+/** The kind of summary row a label starts, or null when it is not one. Anchored at the start. */
+export function summaryKind(label: string): SummaryKind | null {
+  const l = normalizeText(label).toLowerCase().replace(/[:：]\s*$/, '');
+  if (!l) return null;
+  if (/^(carried forward|brought forward|übertrag|uebertrag|transporte|suma y sigue|transport|report|à reporter|a reporter|繰越)/.test(l)) return 'carry';
+  if (/^(opening balance|balance brought|previous balance|anfangssaldo|alter (kontostand|saldo)|saldo (inicial|anterior)|beginsaldo|saldo begin|solde (initial|précédent|d'ouverture)|前月繰越|前回残高|期首残高)/.test(l)) return 'balance_open';
+  if (/^(closing balance|new balance|balance carried|endsaldo|neuer (kontostand|saldo)|saldo (final|nuevo)|eindsaldo|saldo eind|nieuw saldo|solde (final|nouveau)|nouveau solde|今回残高|期末残高|残高合計)/.test(l)) return 'balance_close';
+  if (/^(sub-? ?total|zwischensumme|nettobetrag|netto ?summe|summe netto|gesamt netto|nettobetrag|netto$|total net|net total|net amount|total ht|total hors|base imponible|subtotaal|totaal excl|sous-total|sous total|小計|税抜合計|税抜金額)/.test(l)) return 'subtotal';
+  if (/^(total|gesamt|summe|rechnungsbetrag|endbetrag|bruttobetrag|importe total|totaal|te betalen|net à payer|montant total|合計|税込|ご請求|請求金額|amount due|balance due|grand total|zu zahlen|a pagar)/.test(l)) {
+    if (TAX.test(l) && !/(incl|inkl|brutto|ttc|con iva|税込|合計)/.test(l)) return 'tax'; // `Total VAT`, `Summe MwSt`
+    return 'total';
+  }
+  if (/^(vat|tax|sales tax|gst|mwst|ust|umsatzsteuer|mehrwertsteuer|zzgl|plus vat|iva|btw|tva|消費税|内消費税|plus|\+)/.test(l)) return 'tax';
+  return null;
+}
