@@ -1,0 +1,66 @@
+/**
+ * The one error handler (STYLE.md §5): every non-2xx answer — ours, Fastify's own 404s,
+ * validation, body-size and content-type errors — leaves as the API.md §5 envelope with the
+ * request id.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, type ApiErrorCode } from '../domain/errors.js';
+
+const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'file_too_large',
+  415: 'unsupported_media_type',
+  422: 'unprocessable',
+  429: 'rate_limited',
+  503: 'unavailable',
+};
+
+/** Maps anything thrown in a request to an ApiError. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = err as FastifyError & { validation?: unknown[]; validationContext?: string };
+  if (e && Array.isArray(e.validation)) {
+    return new ApiError(400, 'invalid_request', e.message, {
+      in: e.validationContext ?? 'request',
+      errors: e.validation.map((v) => {
+        const x = v as { instancePath?: string; message?: string; params?: unknown };
+        return { path: x.instancePath ?? '', message: x.message ?? 'invalid' };
+      }),
+    });
+  }
+  if (e && e.code === 'FST_FILES_LIMIT') return new ApiError(413, 'too_many_files', e.message);
+  if (e && (e.code === 'FST_PARTS_LIMIT' || e.code === 'FST_FIELDS_LIMIT')) return new ApiError(413, 'invalid_request', e.message);
+  if (e && e.code === 'FST_REQ_FILE_TOO_LARGE') return new ApiError(413, 'file_too_large', e.message);
+  if (e && e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError(413, 'invalid_request', 'request body is too large');
+  if (e && e.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return new ApiError(415, 'unsupported_media_type', 'expected multipart/form-data');
+  const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
+  if (status >= 400 && status < 500) return new ApiError(status, CODE_BY_STATUS[status] ?? 'invalid_request', e.message || 'bad request');
+  return new ApiError(500, 'internal_error', 'internal error');
+}
+
+/** Writes the envelope; used by the error handler, the not-found handler and the auth hook. */
+export function sendError(request: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply {
+  if (err.headers) reply.headers(err.headers);
+  const body: { code: string; message: string; request_id: string; details?: Record<string, unknown> } = {
+    code: err.code,
+    message: err.message,
+    request_id: request.id,
+  };
+  if (err.details) body.details = err.details;
+  return reply.code(err.status).type('application/json; charset=utf-8').send({ error: body });
+}
+
+/** Installs the error and not-found handlers on the root instance. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err, request, reply) => {
+    const apiErr = toApiError(err);
+    if (apiErr.status >= 500) request.log.error({ err }, 'request failed');
+    return sendError(request, reply, apiErr);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, new ApiError(404, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}`)),
+  );
+}

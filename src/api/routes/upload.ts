@@ -1,0 +1,107 @@
+/**
+ * `POST /v1/batches/{batch_name}/documents` (API.md §3, §5): multipart parts named `file` stream
+ * straight into the blob store (never buffered whole), the type is sniffed from the bytes, and
+ * the request is atomic — a refused part deletes the blobs already written and stores no row.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { BlobTooLargeError, type PutResult } from '../../blobs/types.js';
+import { ApiError, invalidRequest } from '../../domain/errors.js';
+import { newId } from '../../domain/names.js';
+import { sniffType } from '../../extract/sniff.js';
+import type { NewDocument } from '../../store/types.js';
+import type { AppDeps } from '../deps.js';
+import { BatchNameParams, ErrorSchema, UploadResponseSchema, errorResponses } from '../schemas.js';
+import { documentView } from '../views.js';
+
+/** A stored, printable file name: no path, no control characters, at most 255 characters. */
+export function cleanFilename(raw: string | undefined): string {
+  const base = (raw ?? '').split(/[/\\]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  return clean === '' ? 'upload' : clean;
+}
+
+/**
+ * After a refusal the client may still be sending; reading (and discarding) the rest lets it
+ * see the 4xx instead of a reset. Bounded at 8 s so a slow sender cannot hold the socket.
+ */
+async function drainRequest(request: FastifyRequest): Promise<void> {
+  const raw = request.raw;
+  if (raw.readableEnded || raw.destroyed) return;
+  raw.unpipe();
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(done, 8000);
+    function done() {
+      clearTimeout(timer);
+      raw.off('end', done).off('error', done).off('close', done);
+      resolve();
+    }
+    raw.on('end', done).on('error', done).on('close', done);
+    raw.resume();
+  });
+}
+
+/** Registers the upload route. */
+export function uploadRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  const { store, blobs, config } = deps;
+  const { maxFileBytes, maxFilesPerRequest } = config.limits;
+  return async (app) => {
+    app.post(
+      '/batches/:batch_name/documents',
+      {
+        schema: {
+          tags: ['batches'],
+          summary: 'Upload one or more files (multipart parts named `file`); creates the batch; does not start processing',
+          security: [{ bearer: [] }],
+          consumes: ['multipart/form-data'],
+          params: BatchNameParams,
+          response: { 201: UploadResponseSchema, 413: ErrorSchema, 415: ErrorSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        if (!request.isMultipart()) throw new ApiError(415, 'unsupported_media_type', 'expected multipart/form-data with parts named "file"');
+        const { batch_name } = request.params;
+        const written: PutResult[] = [];
+        const docs: NewDocument[] = [];
+        try {
+          // busboy's own limits sit one above ours so that our checks, with our codes, fire first.
+          const parts = request.parts({ limits: { fileSize: maxFileBytes + 1, files: maxFilesPerRequest + 1, fields: 100 } });
+          for await (const part of parts) {
+            if (part.type !== 'file') continue;
+            if (part.fieldname !== 'file') {
+              part.file.resume();
+              continue;
+            }
+            const filename = cleanFilename(part.filename);
+            if (docs.length >= maxFilesPerRequest) {
+              throw new ApiError(413, 'too_many_files', `at most ${maxFilesPerRequest} files a request`, { limit: maxFilesPerRequest });
+            }
+            let put: PutResult;
+            try {
+              put = await blobs.put(part.file, { maxBytes: maxFileBytes });
+            } catch (err) {
+              if (err instanceof BlobTooLargeError) {
+                throw new ApiError(413, 'file_too_large', `${filename} exceeds ${maxFileBytes} bytes`, { filename, limit: maxFileBytes });
+              }
+              throw err;
+            }
+            written.push(put);
+            const type = sniffType(put.head);
+            if (!type) {
+              throw new ApiError(415, 'unsupported_media_type', `${filename} is not a PDF, PNG, JPEG, TIFF or WebP file`, { filename });
+            }
+            docs.push({ id: newId('doc'), filename, content_type: type, size_bytes: put.size, sha256: put.sha256, blob_key: put.key });
+          }
+          if (docs.length === 0) throw invalidRequest('no file: send multipart/form-data with one or more parts named "file"');
+          const res = await store.insertDocuments(request.account.id, batch_name, docs, deps.now());
+          return reply.code(201).send({ batch_name, documents: res.documents.map(documentView) });
+        } catch (err) {
+          await Promise.allSettled(written.map((w) => blobs.delete(w.key)));
+          await drainRequest(request);
+          throw err;
+        }
+      },
+    );
+  };
+}
