@@ -1,0 +1,173 @@
+/**
+ * SQL of `webhooks` and `webhook_deliveries` (PostgreSQL). The claim is one statement: due
+ * pending attempts `FOR UPDATE SKIP LOCKED`, leased and returned with what the sender needs, so
+ * several dispatchers (serve and worker processes) never take the same attempt.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Pool, PoolClient } from 'pg';
+import { newId } from '../../domain/names.js';
+import { toDelivery, toWebhook, type AttemptResult, type ClaimedDelivery, type DeliveryRow, type WebhookRow, type WebhookStore } from '../webhook-types.js';
+
+type Raw = Record<string, unknown>;
+const DELIVERY_COLUMNS = 'id, batch_id, event_id, attempt, status, response_status, error, created_at, next_attempt_at';
+
+/** Runs `fn` in a transaction on one pooled client. */
+export async function inTransaction<T>(pool: Pool, fn: (c: PoolClient) => Promise<T>): Promise<T> {
+  const c = await pool.connect();
+  try {
+    await c.query('BEGIN');
+    const out = await fn(c);
+    await c.query('COMMIT');
+    return out;
+  } catch (err) {
+    await c.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    c.release();
+  }
+}
+
+async function failPending(c: PoolClient, batchId: string, error: string): Promise<void> {
+  await c.query(`UPDATE webhook_deliveries SET status = 'failed', error = $1, next_attempt_at = NULL, lease_until = NULL WHERE batch_id = $2 AND status = 'pending'`, [
+    error,
+    batchId,
+  ]);
+}
+
+/** The `WebhookStore` over the PostgreSQL adapter's pool. */
+export class PostgresWebhookStore implements WebhookStore {
+  constructor(private readonly pool: Pool) {}
+
+  async putWebhook(accountId: string, batchId: string, url: string, secret: string, now: number): Promise<WebhookRow> {
+    return inTransaction(this.pool, async (c) => {
+      const r = await c.query(
+        `INSERT INTO webhooks (batch_id, account_id, url, secret, created_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (batch_id) DO UPDATE SET url = excluded.url, secret = excluded.secret, created_at = excluded.created_at,
+           disabled_at = NULL, disabled_reason = NULL
+         RETURNING *`,
+        [batchId, accountId, url, secret, now],
+      );
+      await c.query('UPDATE batches SET webhook_url = $1 WHERE id = $2', [url, batchId]);
+      return toWebhook(r.rows[0]);
+    });
+  }
+
+  async getWebhook(batchId: string): Promise<WebhookRow | null> {
+    const r = await this.pool.query('SELECT * FROM webhooks WHERE batch_id = $1', [batchId]);
+    return r.rows[0] ? toWebhook(r.rows[0]) : null;
+  }
+
+  async deleteWebhook(batchId: string): Promise<boolean> {
+    return inTransaction(this.pool, async (c) => {
+      const gone = ((await c.query('DELETE FROM webhooks WHERE batch_id = $1', [batchId])).rowCount ?? 0) > 0;
+      if (gone) {
+        await c.query('UPDATE batches SET webhook_url = NULL WHERE id = $1', [batchId]);
+        await failPending(c, batchId, 'webhook removed');
+      }
+      return gone;
+    });
+  }
+
+  async listDeliveries(batchId: string, limit: number): Promise<DeliveryRow[]> {
+    const r = await this.pool.query(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE batch_id = $1 ORDER BY created_at DESC, attempt DESC, id DESC LIMIT $2`,
+      [batchId, limit],
+    );
+    return r.rows.map(toDelivery);
+  }
+
+  async getDelivery(batchId: string, deliveryId: string): Promise<DeliveryRow | null> {
+    const r = await this.pool.query(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE batch_id = $1 AND id = $2`, [batchId, deliveryId]);
+    return r.rows[0] ? toDelivery(r.rows[0]) : null;
+  }
+
+  async redeliver(batchId: string, deliveryId: string, now: number): Promise<DeliveryRow | null> {
+    return inTransaction(this.pool, async (c) => {
+      const src = await c.query('SELECT event_id FROM webhook_deliveries WHERE batch_id = $1 AND id = $2', [batchId, deliveryId]);
+      if (!src.rows[0]) return null;
+      const eventId = src.rows[0].event_id as string;
+      // The event's attempts are numbered under a row lock on its first attempt.
+      await c.query('SELECT 1 FROM webhook_deliveries WHERE event_id = $1 AND attempt = 1 FOR UPDATE', [eventId]);
+      const r = await c.query(
+        `INSERT INTO webhook_deliveries (id, batch_id, event_id, attempt, status, created_at, next_attempt_at)
+         SELECT $1, $2, $3, coalesce(max(attempt), 0) + 1, 'pending', $4, $4 FROM webhook_deliveries WHERE event_id = $3
+         RETURNING ${DELIVERY_COLUMNS}`,
+        [newId('dlv'), batchId, eventId, now],
+      );
+      return toDelivery(r.rows[0]);
+    });
+  }
+
+  async enqueueEvents(now: number): Promise<number> {
+    const due = await this.pool.query(
+      `SELECT e.id, e.batch_id FROM webhooks w JOIN batch_events e ON e.batch_id = w.batch_id AND e.created_at >= w.created_at
+       WHERE w.disabled_at IS NULL AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)`,
+    );
+    let count = 0;
+    for (const e of due.rows as Raw[]) {
+      const r = await this.pool.query(
+        `INSERT INTO webhook_deliveries (id, batch_id, event_id, attempt, status, created_at, next_attempt_at)
+         VALUES ($1, $2, $3, 1, 'pending', $4, $4) ON CONFLICT (event_id, attempt) DO NOTHING`,
+        [newId('dlv'), e.batch_id, e.id, now],
+      );
+      count += r.rowCount ?? 0;
+    }
+    return count;
+  }
+
+  async claimDeliveries(limit: number, leaseMs: number, now: number): Promise<ClaimedDelivery[]> {
+    const token = randomBytes(12).toString('hex');
+    const r = await this.pool.query(
+      `WITH claimed AS (
+         UPDATE webhook_deliveries SET lease_until = $1, claim_token = $2
+         WHERE id IN (
+           SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.batch_id = d.batch_id AND w.disabled_at IS NULL
+           WHERE d.status = 'pending' AND d.next_attempt_at <= $3 AND (d.lease_until IS NULL OR d.lease_until < $3)
+           ORDER BY d.next_attempt_at LIMIT $4 FOR UPDATE OF d SKIP LOCKED)
+         RETURNING *)
+       SELECT c.id, c.batch_id, c.event_id, c.attempt, c.status, c.response_status, c.error, c.created_at, c.next_attempt_at, c.claim_token,
+              w.url, w.secret, e.type AS event_type, e.created_at AS event_created_at, e.batch_json::text AS batch_json
+       FROM claimed c JOIN webhooks w ON w.batch_id = c.batch_id JOIN batch_events e ON e.id = c.event_id`,
+      [now + leaseMs, token, now, limit],
+    );
+    return (r.rows as Raw[]).map((row) => ({
+      ...toDelivery(row),
+      claim_token: row.claim_token as string,
+      url: row.url as string,
+      secret: row.secret as string,
+      event_type: row.event_type as string,
+      event_created_at: Number(row.event_created_at),
+      batch_json: row.batch_json as string,
+    }));
+  }
+
+  async finishAttempt(claim: ClaimedDelivery, result: AttemptResult, newDeliveryId: string, now: number): Promise<boolean> {
+    return inTransaction(this.pool, async (c) => {
+      const done = await c.query(
+        `UPDATE webhook_deliveries SET status = $1, response_status = $2, error = $3, next_attempt_at = $4, lease_until = NULL
+         WHERE id = $5 AND claim_token = $6 AND status = 'pending'`,
+        [result.status, result.response_status, result.error, result.retry_at, claim.id, claim.claim_token],
+      );
+      if ((done.rowCount ?? 0) === 0) return false;
+      if (result.retry_at !== null) {
+        await c.query('SELECT 1 FROM webhook_deliveries WHERE event_id = $1 AND attempt = 1 FOR UPDATE', [claim.event_id]);
+        // max + 1, not claim.attempt + 1: a manual redelivery may have taken that number.
+        await c.query(
+          `INSERT INTO webhook_deliveries (id, batch_id, event_id, attempt, status, created_at, next_attempt_at)
+           SELECT $1, $2, $3, max(attempt) + 1, 'pending', $4, $5 FROM webhook_deliveries WHERE event_id = $3`,
+          [newDeliveryId, claim.batch_id, claim.event_id, now, result.retry_at],
+        );
+      }
+      if (result.disable) {
+        await c.query('UPDATE webhooks SET disabled_at = $1, disabled_reason = $2 WHERE batch_id = $3 AND disabled_at IS NULL', [
+          now,
+          result.error ?? `receiver answered ${result.response_status}`,
+          claim.batch_id,
+        ]);
+        await c.query('UPDATE batches SET webhook_url = NULL WHERE id = $1', [claim.batch_id]);
+        await failPending(c, claim.batch_id, 'webhook disabled');
+      }
+      return true;
+    });
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * SQL of `idempotency_keys` (SQLite). `beginIdempotent` reads and takes the key in one
+ * `BEGIN IMMEDIATE` transaction, so two processes racing on one key see one winner.
+ */
+import type { IdempotencyBegin, IdempotencyStore } from '../webhook-types.js';
+import { prepared, type Db } from './db.js';
+
+type Raw = Record<string, unknown>;
+
+/** The `IdempotencyStore` over one better-sqlite3 connection. */
+export class SqliteIdempotencyStore implements IdempotencyStore {
+  constructor(private readonly db: Db) {}
+
+  async beginIdempotent(scope: string, key: string, requestHash: string, now: number, lockMs: number, ttlMs: number): Promise<IdempotencyBegin> {
+    const tx = this.db.transaction((): IdempotencyBegin => {
+      const r = prepared(this.db, 'SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?').get(scope, key) as Raw | undefined;
+      const fresh = !r || Number(r.expires_at) <= now;
+      if (!fresh) {
+        if (r.request_hash !== requestHash) return { state: 'mismatch' };
+        if (r.status !== null) {
+          return { state: 'replay', status: Number(r.status), headers: JSON.parse(r.response_headers as string), body: r.response_body as string };
+        }
+        if (Number(r.locked_until) > now) return { state: 'in_progress' };
+        // Still unfinished but its lock ran out: the process that held it is gone; take over.
+      }
+      prepared(
+        this.db,
+        `INSERT INTO idempotency_keys (scope, key, request_hash, status, created_at, locked_until, expires_at) VALUES (?, ?, ?, NULL, ?, ?, ?)
+         ON CONFLICT (scope, key) DO UPDATE SET request_hash = excluded.request_hash, status = NULL, response_headers = NULL,
+           response_body = NULL, created_at = excluded.created_at, locked_until = excluded.locked_until, expires_at = excluded.expires_at`,
+      ).run(scope, key, requestHash, now, now + lockMs, now + ttlMs);
+      return { state: 'started' };
+    });
+    return tx.immediate();
+  }
+
+  async completeIdempotent(scope: string, key: string, status: number, headers: Record<string, string>, body: string): Promise<void> {
+    prepared(this.db, 'UPDATE idempotency_keys SET status = ?, response_headers = ?, response_body = ? WHERE scope = ? AND key = ?').run(
+      status,
+      JSON.stringify(headers),
+      body,
+      scope,
+      key,
+    );
+  }
+
+  async releaseIdempotent(scope: string, key: string): Promise<void> {
+    prepared(this.db, 'DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND status IS NULL').run(scope, key);
+  }
+
+  async purgeIdempotent(now: number): Promise<number> {
+    return prepared(this.db, 'DELETE FROM idempotency_keys WHERE expires_at <= ?').run(now).changes;
+  }
+}

@@ -1,0 +1,15 @@
+-- Issue 5: Idempotency-Key records, scoped per API key (sha256 of the key), kept 24 h.
+-- status IS NULL while the first request is still running (a duplicate then gets 409).
+CREATE TABLE idempotency_keys (
+  scope TEXT NOT NULL,
+  key TEXT NOT NULL,
+  request_hash TEXT NOT NULL,
+  status INTEGER,
+  response_headers TEXT,
+  response_body TEXT,
+  created_at INTEGER NOT NULL,
+  locked_until INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  PRIMARY KEY (scope, key)
+);
+CREATE INDEX idempotency_keys_expires ON idempotency_keys (expires_at);
