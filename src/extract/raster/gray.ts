@@ -1,0 +1,138 @@
+/**
+ * One-channel 8-bit images and the few pixel operations the raster path needs: binarisation,
+ * block downscaling, rotation about the centre, and PGM encoding (the cheapest format both
+ * tesseract.js' Leptonica and the `tesseract` program read: a header and the raw bytes).
+ */
+import sharp from 'sharp';
+
+/** 8-bit grey pixels, row-major, 0 = black. */
+export interface GrayImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** 1 where the pixel is ink, row-major, same size as the source. */
+export interface BinaryImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** Otsu's global threshold of a grey image (pixels ≤ it are ink). */
+export function otsuThreshold(img: GrayImage): number {
+  const hist = new Float64Array(256);
+  const d = img.data;
+  for (let i = 0; i < d.length; i++) hist[d[i]]++;
+  const total = d.length;
+  let sum = 0;
+  for (let t = 0; t < 256; t++) sum += t * hist[t];
+  let sumB = 0;
+  let wB = 0;
+  let best = 0;
+  let bestT = 127;
+  for (let t = 0; t < 256; t++) {
+    wB += hist[t];
+    if (wB === 0) continue;
+    const wF = total - wB;
+    if (wF === 0) break;
+    sumB += t * hist[t];
+    const mB = sumB / wB;
+    const mF = (sum - sumB) / wF;
+    const between = wB * wF * (mB - mF) * (mB - mF);
+    if (between > best) {
+      best = between;
+      bestT = t;
+    }
+  }
+  return bestT;
+}
+
+/**
+ * Adaptive binarisation (Bradley–Roth): a pixel is ink when it is darker than its neighbourhood
+ * mean by `darker` (15 %) and below the global Otsu level plus a margin, so shaded photos and
+ * grey cell backgrounds do not turn into ink. The window is 1/32 of the long side (≈ 100 px at
+ * 3300 px, a few text heights).
+ */
+export function binarize(img: GrayImage, darker = 0.15): BinaryImage {
+  const { width: w, height: h, data } = img;
+  const out = new Uint8Array(w * h);
+  const otsu = otsuThreshold(img);
+  const ceiling = Math.min(250, otsu + 40);
+  const r = Math.max(4, Math.round(Math.max(w, h) / 64));
+  // Column-wise running sums over rows keep memory at two rows of integers, not a full
+  // integral image (a 3600×2500 page would need 36 MB of Uint32).
+  const colSum = new Uint32Array(w);
+  const rowPrefix = new Float64Array(w + 1);
+  for (let y = 0; y < Math.min(h, r + 1); y++) for (let x = 0; x < w; x++) colSum[x] += data[y * w + x];
+  let top = 0;
+  let bottom = Math.min(h - 1, r);
+  for (let y = 0; y < h; y++) {
+    const wantTop = Math.max(0, y - r);
+    const wantBottom = Math.min(h - 1, y + r);
+    while (bottom < wantBottom) {
+      bottom++;
+      for (let x = 0; x < w; x++) colSum[x] += data[bottom * w + x];
+    }
+    while (top < wantTop) {
+      for (let x = 0; x < w; x++) colSum[x] -= data[top * w + x];
+      top++;
+    }
+    const rows = bottom - top + 1;
+    rowPrefix[0] = 0;
+    for (let x = 0; x < w; x++) rowPrefix[x + 1] = rowPrefix[x] + colSum[x];
+    for (let x = 0; x < w; x++) {
+      const x0 = Math.max(0, x - r);
+      const x1 = Math.min(w - 1, x + r);
+      const mean = (rowPrefix[x1 + 1] - rowPrefix[x0]) / ((x1 - x0 + 1) * rows);
+      const v = data[y * w + x];
+      if (v <= ceiling && v < mean * (1 - darker)) out[y * w + x] = 1;
+    }
+  }
+  return { data: out, width: w, height: h };
+}
+
+/** Shrinks a binary image by an integer factor; a block is ink when any of its pixels is. */
+export function shrinkBinary(img: BinaryImage, factor: number): BinaryImage {
+  if (factor <= 1) return img;
+  const w = Math.ceil(img.width / factor);
+  const h = Math.ceil(img.height / factor);
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < img.height; y++) {
+    const oy = Math.floor(y / factor) * w;
+    const row = y * img.width;
+    for (let x = 0; x < img.width; x++) if (img.data[row + x]) out[oy + Math.floor(x / factor)] = 1;
+  }
+  return { data: out, width: w, height: h };
+}
+
+/** Rotates a grey image by `degrees` (counter-clockwise positive) about its centre, same canvas size, white fill. */
+export async function rotateGray(img: GrayImage, degrees: number): Promise<GrayImage> {
+  if (degrees === 0) return img;
+  const raw = { width: img.width, height: img.height, channels: 1 as const };
+  // sharp rotates clockwise for positive angles and enlarges the canvas; crop the centre back.
+  const { data, info } = await sharp(img.data, { raw })
+    .rotate(-degrees, { background: { r: 255, g: 255, b: 255 } })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const rotated = { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+  return cropGray(rotated, Math.floor((info.width - img.width) / 2), Math.floor((info.height - img.height) / 2), img.width, img.height, info.channels);
+}
+
+function cropGray(img: GrayImage, left: number, top: number, w: number, h: number, channels: number): GrayImage {
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const sy = y + top;
+    for (let x = 0; x < w; x++) {
+      const sx = x + left;
+      out[y * w + x] = sy >= 0 && sy < img.height && sx >= 0 && sx < img.width ? img.data[(sy * img.width + sx) * channels] : 255;
+    }
+  }
+  return { data: out, width: w, height: h };
+}
+
+/** A binary PGM (P5) file of the image. */
+export function toPgm(img: GrayImage): Buffer {
+  const head = Buffer.from(`P5\n${img.width} ${img.height}\n255\n`, 'latin1');
+  return Buffer.concat([head, Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength)]);
+}

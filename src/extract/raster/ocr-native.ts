@@ -1,0 +1,53 @@
+/**
+ * OCR with the `tesseract` program where it is installed (`ocrEngine: 'native'`): the image goes
+ * in on stdin, TSV comes out on stdout, one OpenMP thread per process (`OMP_THREAD_LIMIT=1`:
+ * the engine already runs one document per core, and Tesseract's threads only fight over them).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { ExtractError } from '../types.js';
+import { parseTsv, type OcrWord } from './tsv.js';
+import type { RecognizeOptions } from './ocr-js.js';
+
+let installed: Set<string> | null | undefined;
+
+/** Languages the `tesseract` program has, or null when it is not installed (checked once). */
+export function nativeLanguages(): Set<string> | null {
+  if (installed !== undefined) return installed;
+  const r = spawnSync('tesseract', ['--list-langs'], { encoding: 'utf8', timeout: 10_000 });
+  if (r.error || r.status !== 0) installed = null;
+  else installed = new Set(r.stdout.split('\n').slice(1).map((l) => l.trim()).filter(Boolean));
+  return installed;
+}
+
+/** Whether `ocrEngine: 'native'` can run these languages here. */
+export function nativeAvailable(langs: string): boolean {
+  const have = nativeLanguages();
+  return have !== null && langs.split('+').every((l) => have.has(l));
+}
+
+/** Recognises an image file (PGM/PNG bytes) with the `tesseract` program. */
+export async function recognizeNative(image: Buffer, o: RecognizeOptions): Promise<OcrWord[]> {
+  const have = nativeLanguages();
+  if (have === null) throw new ExtractError('extraction_failed', 'ocr engine "native" needs the tesseract program, which is not installed');
+  const missing = o.langs.split('+').filter((l) => !have.has(l));
+  if (missing.length) throw new ExtractError('extraction_failed', `tesseract has no language data for ${missing.join(', ')}`);
+  const args = ['stdin', 'stdout', '-l', o.langs, '--oem', '1', '--psm', String(o.psm), '--dpi', String(Math.round(o.dpi)), 'tsv'];
+  return new Promise<OcrWord[]>((resolve, reject) => {
+    // env(1) adds the variable to the inherited environment (config.ts alone reads process.env).
+    const child = spawn('env', ['OMP_THREAD_LIMIT=1', 'tesseract', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => {
+      if (err.length < 4000) err += b.toString('utf8');
+    });
+    child.on('error', (e) => reject(new ExtractError('extraction_failed', `tesseract could not start: ${e.message}`)));
+    child.on('close', (code) => {
+      if (code !== 0) reject(new ExtractError('extraction_failed', `tesseract exited with ${code}: ${err.trim().split('\n').pop() ?? ''}`));
+      else resolve(parseTsv(Buffer.concat(out).toString('utf8')));
+    });
+    // A closed stdin (the child died early) surfaces through 'close' with its exit code.
+    child.stdin.on('error', () => {});
+    child.stdin.end(image);
+  });
+}

@@ -1,0 +1,83 @@
+/**
+ * One page image → `PageLayout`: binarise, level small skew, find rulings in the pixels, erase
+ * them, OCR the rest, and scale every box to the caller's page units. Shared by image files and
+ * PDF pages without a text layer.
+ */
+import type { ExtractOptions, PageLayout, Ruling, Word } from '../types.js';
+import { binarize, rotateGray, toPgm, type GrayImage } from './gray.js';
+import { estimateSkew } from './deskew.js';
+import { eraseRulings, findRulings } from './rulings.js';
+import { recognizeJs } from './ocr-js.js';
+import { nativeAvailable, recognizeNative } from './ocr-native.js';
+import type { OcrWord } from './tsv.js';
+
+/**
+ * Page segmentation: 3 (automatic) finds the column blocks of a table page and reads them in
+ * order; sparse-text mode (11) lost the word order inside multi-word cells on ICDAR pages.
+ */
+const PSM = 3;
+
+/** Stray marks Tesseract reads as punctuation when it is unsure (rests of borders, dust). */
+const NOISE = /^[|_\-—–~.,:;'"`^°!()[\]{}\\/]+$/;
+
+/** What `layoutFromGray` needs to know besides the pixels. */
+export interface PageContext {
+  page: number;
+  /** Working pixels per output unit (e.g. 300/72 for a PDF page rendered at 300 dpi). */
+  unitsScale: number;
+  /** Output page size, in output units. */
+  width: number;
+  height: number;
+  /** Resolution of the working image in dots per inch (Tesseract's size heuristics use it). */
+  dpi: number;
+}
+
+/** Timings of the last page, for the benchmark. */
+export const lastPageTimings = { binarizeMs: 0, deskewMs: 0, rulingsMs: 0, ocrMs: 0, skewDegrees: 0 };
+
+async function recognize(img: GrayImage, dpi: number, opts: ExtractOptions): Promise<OcrWord[]> {
+  const o = { langs: opts.ocrLangs, psm: PSM, dpi };
+  const pgm = toPgm(img);
+  // Where the program is missing, 'native' falls back to tesseract.js: same words, slower.
+  if (opts.ocrEngine === 'native' && nativeAvailable(opts.ocrLangs)) return recognizeNative(pgm, o);
+  return recognizeJs(pgm, o);
+}
+
+/** Turns a working-resolution grey page into a layout in output units. Mutates `img`. */
+export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: ExtractOptions): Promise<PageLayout> {
+  let t = performance.now();
+  let ink = binarize(img);
+  const t1 = performance.now();
+  lastPageTimings.binarizeMs = t1 - t;
+  const skew = estimateSkew(ink);
+  if (skew !== 0) {
+    img = await rotateGray(img, -skew);
+    ink = binarize(img);
+  }
+  const t2 = performance.now();
+  lastPageTimings.deskewMs = t2 - t1;
+  lastPageTimings.skewDegrees = skew;
+  const found = findRulings(ink);
+  eraseRulings(img, found);
+  t = performance.now();
+  lastPageTimings.rulingsMs = t - t2;
+  const ocr = await recognize(img, ctx.dpi, opts);
+  lastPageTimings.ocrMs = performance.now() - t;
+
+  const k = 1 / ctx.unitsScale;
+  const words: Word[] = [];
+  for (const w of ocr) {
+    if (NOISE.test(w.text) && w.confidence < 0.6) continue;
+    words.push({
+      text: w.text,
+      x0: w.x0 * k,
+      y0: w.y0 * k,
+      x1: w.x1 * k,
+      y1: w.y1 * k,
+      size: Math.max(1, w.lineHeight) * k,
+      confidence: Math.round(w.confidence * 1000) / 1000,
+    });
+  }
+  const rulings: Ruling[] = found.rulings.map((r) => ({ x0: r.x0 * k, y0: r.y0 * k, x1: r.x1 * k, y1: r.y1 * k }));
+  return { page: ctx.page, width: ctx.width, height: ctx.height, words, rulings };
+}

@@ -1,0 +1,66 @@
+/**
+ * A PDF page without a usable text layer: rendered with pdf.js' own canvas factory
+ * (@napi-rs/canvas under Node), OCRed like an image, and returned in PDF points so it matches
+ * the digital path.
+ */
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { ExtractError, type ExtractOptions, type PageLayout } from '../types.js';
+import type { GrayImage } from './gray.js';
+import { layoutFromGray } from './page.js';
+import { workingScale } from './decode.js';
+
+/** Scanned pages are rendered at 300 dpi: Tesseract's models are trained on ~300 dpi text. */
+export const RENDER_DPI = 300;
+
+interface CanvasAndContext {
+  canvas: { width: number; height: number } | null;
+  context: {
+    getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+  } | null;
+}
+interface CanvasFactory {
+  create(width: number, height: number): CanvasAndContext;
+  destroy(entry: CanvasAndContext): void;
+}
+
+function canvasFactoryOf(page: PDFPageProxy, doc?: PDFDocumentProxy): CanvasFactory {
+  // PDFDocumentProxy.canvasFactory is public in pdfjs-dist 5; a page reaches the same object
+  // through its transport when the document is not at hand.
+  const f = (doc as unknown as { canvasFactory?: CanvasFactory } | undefined)?.canvasFactory ??
+    (page as unknown as { _transport?: { canvasFactory?: CanvasFactory } })._transport?.canvasFactory;
+  if (!f) throw new ExtractError('extraction_failed', 'pdf.js gave no canvas factory to render a scanned page');
+  return f;
+}
+
+/** Renders, OCRs and lays out one PDF page; boxes in PDF points, origin top-left. */
+export async function layoutFromPdfPage(page: PDFPageProxy, pageNumber: number, opts: ExtractOptions, doc?: PDFDocumentProxy): Promise<PageLayout> {
+  const base = page.getViewport({ scale: 1 });
+  let scale = RENDER_DPI / 72;
+  // A poster-sized page at 300 dpi would be hundreds of megapixels: cap the long side the
+  // same way as an image (workingScale), and never above the page pixel limit.
+  const w300 = base.width * scale;
+  const h300 = base.height * scale;
+  scale *= workingScale(w300, h300) < 1 ? workingScale(w300, h300) : 1;
+  const limit = opts.maxMegapixels * 1e6;
+  if (base.width * scale * base.height * scale > limit) scale = Math.sqrt(limit / (base.width * base.height));
+  const viewport = page.getViewport({ scale });
+  const width = Math.max(1, Math.floor(viewport.width));
+  const height = Math.max(1, Math.floor(viewport.height));
+  const factory = canvasFactoryOf(page, doc);
+  const entry = factory.create(width, height);
+  let gray: GrayImage;
+  try {
+    await page.render({ canvasContext: entry.context as never, canvas: entry.canvas as never, viewport }).promise;
+    const rgba = entry.context!.getImageData(0, 0, width, height).data;
+    const data = new Uint8Array(width * height);
+    // Rec. 601 luma, as sharp's greyscale; pdf.js paints the page white first.
+    for (let i = 0, j = 0; i < data.length; i++, j += 4) data[i] = (rgba[j] * 299 + rgba[j + 1] * 587 + rgba[j + 2] * 114 + 500) / 1000;
+    gray = { data, width, height };
+  } catch (err) {
+    if (err instanceof ExtractError) throw err;
+    throw new ExtractError('corrupt_file', `page ${pageNumber} cannot be rendered: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    factory.destroy(entry);
+  }
+  return layoutFromGray(gray, { page: pageNumber, unitsScale: scale, width: base.width, height: base.height, dpi: scale * 72 }, opts);
+}

@@ -1,0 +1,115 @@
+/**
+ * Ruling lines from pixels: long, thin runs of ink in the binarised page, horizontal and
+ * vertical, merged across small gaps (dashed lines, JPEG dropouts), returned as `Ruling`s so
+ * the lattice algorithm of the digital path applies unchanged.
+ */
+import type { Ruling } from '../types.js';
+import type { BinaryImage, GrayImage } from './gray.js';
+
+/** A run counts as a ruling piece from 1/25 of the page side (≈ 130 px at 3300 px, four or five characters wider than any glyph). */
+const MIN_LENGTH_FRACTION = 1 / 25;
+/** Gaps up to this many pixels inside a run are bridged (dotted/dashed lines, scan dropouts). */
+const MAX_GAP = 4;
+/** Thicker than this (pixels at ~300 dpi) is a filled area or a bar of text, not a ruling. */
+const MAX_THICKNESS = 12;
+
+interface Seg {
+  a0: number;
+  a1: number;
+  b0: number;
+  b1: number;
+}
+
+/**
+ * Finds runs along the primary axis. `at(i, j)` reads pixel j of line i; `lines` and `len` are
+ * the image's size along the secondary and primary axes.
+ */
+function findRuns(lines: number, len: number, at: (i: number, j: number) => number, minLen: number): Seg[] {
+  const open: Seg[] = [];
+  const done: Seg[] = [];
+  for (let i = 0; i < lines; i++) {
+    const runs: [number, number][] = [];
+    let start = -1;
+    let last = -1;
+    for (let j = 0; j < len; j++) {
+      if (!at(i, j)) continue;
+      if (start < 0) start = j;
+      else if (j - last - 1 > MAX_GAP) {
+        if (last - start + 1 >= minLen) runs.push([start, last]);
+        start = j;
+      }
+      last = j;
+    }
+    if (start >= 0 && last - start + 1 >= minLen) runs.push([start, last]);
+    // Stack runs of consecutive lines that overlap mostly into one thick segment.
+    const next: Seg[] = [];
+    const used = new Set<Seg>();
+    for (const [a0, a1] of runs) {
+      const m = open.find((s) => !used.has(s) && s.b1 === i - 1 && Math.min(s.a1, a1) - Math.max(s.a0, a0) > 0.5 * Math.min(s.a1 - s.a0, a1 - a0));
+      if (m) {
+        used.add(m);
+        next.push({ a0: Math.min(m.a0, a0), a1: Math.max(m.a1, a1), b0: m.b0, b1: i });
+      } else next.push({ a0, a1, b0: i, b1: i });
+    }
+    for (const s of open) if (!used.has(s)) done.push(s);
+    open.length = 0;
+    open.push(...next);
+  }
+  done.push(...open);
+  return done.filter((s) => s.b1 - s.b0 + 1 <= MAX_THICKNESS);
+}
+
+/** Joins collinear pieces (same line within 3 px) whose ends are less than `gap` apart. */
+function joinCollinear(segs: Seg[], gap: number): Seg[] {
+  const sorted = [...segs].sort((p, q) => (p.b0 + p.b1) / 2 - (q.b0 + q.b1) / 2 || p.a0 - q.a0);
+  const out: Seg[] = [];
+  for (const s of sorted) {
+    const mid = (s.b0 + s.b1) / 2;
+    const m = out.find((o) => Math.abs((o.b0 + o.b1) / 2 - mid) <= 3 && s.a0 - o.a1 <= gap && o.a0 - s.a1 <= gap);
+    if (m) {
+      m.a0 = Math.min(m.a0, s.a0);
+      m.a1 = Math.max(m.a1, s.a1);
+      m.b0 = Math.min(m.b0, s.b0);
+      m.b1 = Math.max(m.b1, s.b1);
+    } else out.push({ ...s });
+  }
+  return out;
+}
+
+/** Ruling lines of a binarised page, with their thickness (for erasing), in its pixels. */
+export function findRulings(img: BinaryImage): { rulings: Ruling[]; thick: Seg[]; vertical: Seg[] } {
+  const { width: w, height: h, data } = img;
+  const hMin = Math.max(20, Math.round(w * MIN_LENGTH_FRACTION));
+  const vMin = Math.max(20, Math.round(h * MIN_LENGTH_FRACTION));
+  const horiz = joinCollinear(findRuns(h, w, (y, x) => data[y * w + x], hMin), 2 * hMin);
+  const vert = joinCollinear(findRuns(w, h, (x, y) => data[y * w + x], vMin), 2 * vMin);
+  const rulings: Ruling[] = [];
+  for (const s of horiz) {
+    const y = (s.b0 + s.b1 + 1) / 2;
+    rulings.push({ x0: s.a0, y0: y, x1: s.a1 + 1, y1: y });
+  }
+  for (const s of vert) {
+    const x = (s.b0 + s.b1 + 1) / 2;
+    rulings.push({ x0: x, y0: s.a0, x1: x, y1: s.a1 + 1 });
+  }
+  return { rulings, thick: horiz, vertical: vert };
+}
+
+/**
+ * Paints the ruling pixels white (one pixel of margin) so OCR does not read table borders as
+ * `|`, `_` or `l` — on the ICDAR lattice pages that noise is most of the OCR errors.
+ */
+export function eraseRulings(gray: GrayImage, found: ReturnType<typeof findRulings>): void {
+  const { width: w, height: h } = gray;
+  // The whole band, not only the pixels marked ink: the anti-aliased grey edge of a line is
+  // above the ink threshold but still dark enough for Tesseract's own binarisation.
+  const clear = (x: number, y: number) => {
+    if (x >= 0 && y >= 0 && x < w && y < h) gray.data[y * w + x] = 255;
+  };
+  for (const s of found.thick) {
+    for (let y = s.b0 - 1; y <= s.b1 + 1; y++) for (let x = s.a0; x <= s.a1; x++) clear(x, y);
+  }
+  for (const s of found.vertical) {
+    for (let x = s.b0 - 1; x <= s.b1 + 1; x++) for (let y = s.a0; y <= s.a1; y++) clear(x, y);
+  }
+}
