@@ -145,4 +145,33 @@ export interface Store {
   reapExpiredLeases(maxAttempts: number, now: number): Promise<{ requeued: number; failed: number }>;
   /** Resolves when work may be available (NOTIFY on PostgreSQL, in-process signal on SQLite) or after `ms`. */
   waitForWork(ms: number, signal?: AbortSignal): Promise<void>;
+
+  // added by the store engineer (existing signatures unchanged)
+  /** The batch row by internal id, live or deleted, inside the account; null if not found. */
+  getBatchById(accountId: string, batchId: string): Promise<BatchRow | null>;
+  /** Webhook outbox rows of a batch (one per processing run that reached `all_done`), oldest first. */
+  listBatchEvents(batchId: string): Promise<BatchEvent[]>;
+  /**
+   * What the batch row's counters would be if recounted from its documents (a full scan of the
+   * batch; for tests and consistency checks, never on a request path). Null if no such batch.
+   */
+  recountBatch(batchId: string): Promise<BatchRecount | null>;
+}
+
+/** A webhook outbox row: `batch` is the snapshot of the batch row right after the transition. */
+export interface BatchEvent {
+  id: string;
+  batch_id: string;
+  run: number;
+  type: 'batch.completed';
+  batch: BatchRow;
+  created_at: number;
+}
+
+/** The counter columns of a batch row, as recomputed from its documents. */
+export interface BatchRecount {
+  counts: StatusCounts;
+  document_count: number;
+  min_started_at: number | null;
+  max_completed_at: number | null;
 }

@@ -1,0 +1,90 @@
+/** Row mappers shared by both adapters: SQL column names → the Store's row types. */
+import type { ProcessingError } from '../domain/errors.js';
+import type { InternalState } from '../domain/status.js';
+import type { BatchEvent, BatchRow, ClaimedDocument, DocumentResultRow, DocumentRow } from './types.js';
+
+type Raw = Record<string, unknown>;
+
+const num = (v: unknown): number => Number(v);
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+/** SQLite hands JSON back as text, PostgreSQL's jsonb as a parsed value. */
+const json = <T>(v: unknown): T | null => (v === null || v === undefined ? null : typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+
+/** The columns `toBatch` reads, for SELECT lists. */
+export const BATCH_COLUMNS =
+  'id, account_id, name, queued, processing, succeeded, failed, canceled, document_count, created_at, min_started_at, max_completed_at, run, deleted_at, webhook_url';
+
+export function toBatch(r: Raw): BatchRow {
+  return {
+    id: r.id as string,
+    account_id: r.account_id as string,
+    name: r.name as string,
+    counts: {
+      queued: num(r.queued),
+      processing: num(r.processing),
+      succeeded: num(r.succeeded),
+      failed: num(r.failed),
+      canceled: num(r.canceled),
+    },
+    document_count: num(r.document_count),
+    created_at: num(r.created_at),
+    min_started_at: numOrNull(r.min_started_at),
+    max_completed_at: numOrNull(r.max_completed_at),
+    run: num(r.run),
+    deleted_at: numOrNull(r.deleted_at),
+    webhook_url: (r.webhook_url as string | null) ?? null,
+  };
+}
+
+/** The columns `toDocument` reads (documents aliased `d`, batches `b`). */
+export const DOCUMENT_COLUMNS =
+  'd.id, d.account_id, d.batch_id, b.name AS batch_name, d.filename, d.content_type, d.size_bytes, d.sha256, d.blob_key, d.page_count, d.state, d.attempts, d.lease_until, d.created_at, d.started_at, d.completed_at, d.processing_error';
+
+export function toDocument(r: Raw): DocumentRow {
+  return {
+    id: r.id as string,
+    account_id: r.account_id as string,
+    batch_id: r.batch_id as string,
+    batch_name: r.batch_name as string,
+    filename: r.filename as string,
+    content_type: r.content_type as string,
+    size_bytes: num(r.size_bytes),
+    sha256: r.sha256 as string,
+    blob_key: r.blob_key as string,
+    page_count: numOrNull(r.page_count),
+    state: r.state as InternalState,
+    attempts: num(r.attempts),
+    lease_until: numOrNull(r.lease_until),
+    created_at: num(r.created_at),
+    started_at: numOrNull(r.started_at),
+    completed_at: numOrNull(r.completed_at),
+    processing_error: json<ProcessingError>(r.processing_error),
+  };
+}
+
+export function toDocumentResult(r: Raw): DocumentResultRow {
+  return { ...toDocument(r), result_json: (r.result_json as string | null) ?? null };
+}
+
+export function toClaimed(r: Raw): ClaimedDocument {
+  return {
+    id: r.id as string,
+    account_id: r.account_id as string,
+    batch_id: r.batch_id as string,
+    blob_key: r.blob_key as string,
+    content_type: r.content_type as string,
+    filename: r.filename as string,
+    attempt: num(r.attempts),
+  };
+}
+
+export function toEvent(r: Raw): BatchEvent {
+  return {
+    id: r.id as string,
+    batch_id: r.batch_id as string,
+    run: num(r.run),
+    type: r.type as 'batch.completed',
+    batch: json<BatchRow>(r.batch_json) as BatchRow,
+    created_at: num(r.created_at),
+  };
+}

@@ -1,0 +1,86 @@
+/** SQL of the `batches` table (SQLite). */
+import { deltaParams, type BatchDelta } from '../delta.js';
+import { BATCH_COLUMNS, toBatch } from '../rows.js';
+import type { BatchRecount, BatchRow } from '../types.js';
+import { prepared, type Db } from './db.js';
+
+type Raw = Record<string, unknown>;
+const one = (r: unknown): BatchRow | null => (r ? toBatch(r as Raw) : null);
+
+export function selectLiveBatch(db: Db, accountId: string, name: string): BatchRow | null {
+  const sql = `SELECT ${BATCH_COLUMNS} FROM batches WHERE account_id = ? AND name = ? AND deleted_at IS NULL`;
+  return one(prepared(db, sql).get(accountId, name));
+}
+
+export function selectBatchById(db: Db, id: string): BatchRow | null {
+  return one(prepared(db, `SELECT ${BATCH_COLUMNS} FROM batches WHERE id = ?`).get(id));
+}
+
+export function insertBatch(db: Db, b: { id: string; account_id: string; name: string; created_at: number }): BatchRow {
+  const sql = `INSERT INTO batches (id, account_id, name, created_at) VALUES (@id, @account_id, @name, @created_at) RETURNING ${BATCH_COLUMNS}`;
+  return toBatch(prepared(db, sql).get(b) as Raw);
+}
+
+/** Applies a counter delta in one statement and returns the row after it. */
+export function bumpBatch(db: Db, id: string, d: BatchDelta): BatchRow {
+  const sql = `UPDATE batches SET
+      queued = queued + @dq, processing = processing + @dp, succeeded = succeeded + @ds,
+      failed = failed + @df, canceled = canceled + @dc, document_count = document_count + @dn,
+      min_started_at = min(coalesce(min_started_at, @started), coalesce(@started, min_started_at)),
+      max_completed_at = max(coalesce(max_completed_at, @completed), coalesce(@completed, max_completed_at))
+    WHERE id = @id RETURNING ${BATCH_COLUMNS}`;
+  return toBatch(prepared(db, sql).get(deltaParams(id, d)) as Raw);
+}
+
+export function incrementRun(db: Db, id: string): BatchRow {
+  return toBatch(prepared(db, `UPDATE batches SET run = run + 1 WHERE id = ? RETURNING ${BATCH_COLUMNS}`).get(id) as Raw);
+}
+
+export function markBatchDeleted(db: Db, id: string, now: number): void {
+  prepared(db, 'UPDATE batches SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL').run(now, id);
+}
+
+/** After a document row is removed: the span is recomputed from what remains (one indexed scan). */
+export function recomputeSpan(db: Db, id: string): BatchRow {
+  const sql = `UPDATE batches SET
+      min_started_at = (SELECT min(started_at) FROM documents WHERE batch_id = @id),
+      max_completed_at = (SELECT max(completed_at) FROM documents WHERE batch_id = @id)
+    WHERE id = @id RETURNING ${BATCH_COLUMNS}`;
+  return toBatch(prepared(db, sql).get({ id }) as Raw);
+}
+
+/** Live batches of an account, newest first, after the (created_at, id) position if given. */
+export function selectLiveBatchesPage(db: Db, accountId: string, after: { created_at: number; id: string } | null, limit: number): BatchRow[] {
+  const rows = after
+    ? prepared(
+        db,
+        `SELECT ${BATCH_COLUMNS} FROM batches WHERE account_id = @a AND deleted_at IS NULL
+           AND (created_at < @c OR (created_at = @c AND id < @i)) ORDER BY created_at DESC, id DESC LIMIT @n`,
+      ).all({ a: accountId, c: after.created_at, i: after.id, n: limit })
+    : prepared(db, `SELECT ${BATCH_COLUMNS} FROM batches WHERE account_id = @a AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT @n`).all({
+        a: accountId,
+        n: limit,
+      });
+  return (rows as Raw[]).map(toBatch);
+}
+
+/** The counters recomputed from the documents (a full scan of the batch). */
+export function recountBatchRow(db: Db, id: string): BatchRecount {
+  const r = prepared(
+    db,
+    `SELECT
+       coalesce(sum(state = 'uploaded' OR (state = 'pending' AND started_at IS NULL)), 0) AS queued,
+       coalesce(sum(state = 'leased' OR (state = 'pending' AND started_at IS NOT NULL)), 0) AS processing,
+       coalesce(sum(state = 'succeeded'), 0) AS succeeded,
+       coalesce(sum(state = 'failed'), 0) AS failed,
+       coalesce(sum(state = 'canceled'), 0) AS canceled,
+       count(*) AS document_count, min(started_at) AS min_started_at, max(completed_at) AS max_completed_at
+     FROM documents WHERE batch_id = ?`,
+  ).get(id) as Raw;
+  return {
+    counts: { queued: Number(r.queued), processing: Number(r.processing), succeeded: Number(r.succeeded), failed: Number(r.failed), canceled: Number(r.canceled) },
+    document_count: Number(r.document_count),
+    min_started_at: r.min_started_at === null ? null : Number(r.min_started_at),
+    max_completed_at: r.max_completed_at === null ? null : Number(r.max_completed_at),
+  };
+}

@@ -1,0 +1,53 @@
+/** SQL of the queue: claim, renew, complete, reap (SQLite). */
+import type { DocumentOutcome } from '../types.js';
+import { prepared, type Db } from './db.js';
+
+type Raw = Record<string, unknown>;
+
+/**
+ * Claims up to `limit` pending documents in one statement. SQLite has no SKIP LOCKED; the
+ * caller holds the write lock (`BEGIN IMMEDIATE`) and the `state = 'pending'` guard in the
+ * UPDATE makes a stale pick harmless. `attempts` becomes 1 exactly on a first claim.
+ */
+export function claimPending(db: Db, limit: number, leaseUntil: number, now: number): Raw[] {
+  const sql = `UPDATE documents SET state = 'leased', attempts = attempts + 1, lease_until = @lease, started_at = coalesce(started_at, @now)
+     WHERE id IN (SELECT id FROM documents WHERE state = 'pending' ORDER BY seq LIMIT @limit) AND state = 'pending'
+     RETURNING id, account_id, batch_id, blob_key, content_type, filename, attempts`;
+  return prepared(db, sql).all({ lease: leaseUntil, now, limit }) as Raw[];
+}
+
+/** Extends the lease while `attempt` holds it (the attempt fence). */
+export function renewLeased(db: Db, id: string, attempt: number, leaseUntil: number): boolean {
+  const sql = "UPDATE documents SET lease_until = ? WHERE id = ? AND attempts = ? AND state = 'leased'";
+  return prepared(db, sql).run(leaseUntil, id, attempt).changes === 1;
+}
+
+/** Writes the terminal state if `attempt` still holds the lease; returns the batch id or null. */
+export function completeLeased(db: Db, id: string, attempt: number, outcome: DocumentOutcome, now: number): string | null {
+  const sql = `UPDATE documents SET state = @state, page_count = @pages, processing_error = @error, completed_at = @now, lease_until = NULL
+     WHERE id = @id AND attempts = @attempt AND state = 'leased' RETURNING batch_id`;
+  const r = prepared(db, sql).get({
+    id,
+    attempt,
+    now,
+    state: outcome.status,
+    pages: outcome.page_count,
+    error: outcome.status === 'failed' ? JSON.stringify(outcome.error) : null,
+  }) as Raw | undefined;
+  return r ? (r.batch_id as string) : null;
+}
+
+/**
+ * Expired leases: back to `pending` while attempts remain, else `failed / worker_lost`.
+ * Returns the batch id and new state of every row touched.
+ */
+export function reapExpired(db: Db, maxAttempts: number, now: number): { batch_id: string; state: string }[] {
+  const sql = `UPDATE documents SET
+       state = CASE WHEN attempts >= @max THEN 'failed' ELSE 'pending' END,
+       completed_at = CASE WHEN attempts >= @max THEN @now ELSE NULL END,
+       processing_error = CASE WHEN attempts >= @max THEN @error ELSE NULL END,
+       lease_until = NULL
+     WHERE state = 'leased' AND lease_until < @now RETURNING batch_id, state`;
+  const error = JSON.stringify({ code: 'worker_lost', message: `the worker stopped renewing its lease ${maxAttempts} times` });
+  return prepared(db, sql).all({ max: maxAttempts, now, error }) as { batch_id: string; state: string }[];
+}

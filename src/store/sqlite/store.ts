@@ -1,0 +1,228 @@
+/** The Store on one SQLite file (embedded mode). better-sqlite3 is synchronous; calls are serialised. */
+import { EventEmitter } from 'node:events';
+import { isAllDone } from '../../domain/batch.js';
+import { newId } from '../../domain/names.js';
+import { publicStatus } from '../../domain/status.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
+import { move } from '../delta.js';
+import { toClaimed } from '../rows.js';
+import type { Account, BatchEvent, BatchRecount, BatchRow, ClaimedDocument, DocumentOutcome, DocumentResultRow, DocumentRow, NewDocument, Page, Store } from '../types.js';
+import * as accounts from './accounts.js';
+import * as batches from './batches.js';
+import { migrateDatabase, openDatabase, type Db } from './db.js';
+import * as documents from './documents.js';
+import * as events from './events.js';
+import * as queue from './queue.js';
+
+/** Embedded-mode Store. `db` and `tx` are for sibling modules in src/store/sqlite/ only. */
+export class SqliteStore implements Store {
+  readonly db: Db;
+  private readonly work = new EventEmitter();
+
+  constructor(readonly path: string) {
+    this.db = openDatabase(path);
+    this.work.setMaxListeners(0);
+  }
+
+  /**
+   * Runs `fn` in one `BEGIN IMMEDIATE` transaction (the write lock up front, so no transaction
+   * fails on upgrading a read lock). `durable` fsyncs the WAL at commit (see `openDatabase`).
+   */
+  tx<T>(fn: () => T, opts: { durable?: boolean } = {}): T {
+    if (!opts.durable) return this.db.transaction(fn).immediate();
+    this.db.pragma('synchronous = FULL');
+    try {
+      return this.db.transaction(fn).immediate();
+    } finally {
+      this.db.pragma('synchronous = NORMAL');
+    }
+  }
+
+  /** Wakes `waitForWork` callers in this process. */
+  signalWork(): void {
+    this.work.emit('work');
+  }
+
+  async migrate(): Promise<void> {
+    migrateDatabase(this.db);
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    this.work.emit('work');
+    if (this.db.open) this.db.close();
+  }
+
+  async getOrCreateAccount(name: string, now: number): Promise<Account> {
+    return this.tx(() => {
+      accounts.insertAccountIfMissing(this.db, { id: newId('acc'), name, created_at: now });
+      return accounts.selectAccountByName(this.db, name) as Account;
+    });
+  }
+
+  async createApiKey(accountId: string, keyHash: string, now: number): Promise<void> {
+    this.tx(() => accounts.insertApiKey(this.db, { id: newId('key'), account_id: accountId, key_hash: keyHash, created_at: now }), { durable: true });
+  }
+
+  async findAccountByKeyHash(keyHash: string): Promise<Account | null> {
+    return accounts.selectAccountByKeyHash(this.db, keyHash);
+  }
+
+  async insertDocuments(accountId: string, batchName: string, docs: NewDocument[], now: number): Promise<{ batch: BatchRow; documents: DocumentRow[] }> {
+    return this.tx(
+      () => {
+        let batch = batches.selectLiveBatch(this.db, accountId, batchName) ?? batches.insertBatch(this.db, { id: newId('bat'), account_id: accountId, name: batchName, created_at: now });
+        for (const d of docs) documents.insertUploaded(this.db, accountId, batch.id, d, now);
+        if (docs.length) batch = batches.bumpBatch(this.db, batch.id, { counts: move(null, 'queued', docs.length), documents: docs.length });
+        const rows = docs.map((d) => documents.selectDocument(this.db, accountId, d.id) as DocumentRow);
+        return { batch, documents: rows };
+      },
+      { durable: true },
+    );
+  }
+
+  async submitBatch(accountId: string, batchName: string, _now: number): Promise<{ submitted: number; batch: BatchRow } | null> {
+    const out = this.tx(() => {
+      const batch = batches.selectLiveBatch(this.db, accountId, batchName);
+      if (!batch) return null;
+      const submitted = documents.submitUploaded(this.db, batch.id);
+      return { submitted, batch: submitted ? batches.incrementRun(this.db, batch.id) : batch };
+    });
+    if (out?.submitted) this.signalWork();
+    return out;
+  }
+
+  async getBatch(accountId: string, batchName: string): Promise<BatchRow | null> {
+    return batches.selectLiveBatch(this.db, accountId, batchName);
+  }
+
+  async getBatchById(accountId: string, batchId: string): Promise<BatchRow | null> {
+    const b = batches.selectBatchById(this.db, batchId);
+    return b && b.account_id === accountId ? b : null;
+  }
+
+  async listBatches(accountId: string, opts: { cursor: string | null; limit: number }): Promise<Page<BatchRow>> {
+    const after = opts.cursor ? decodeCursor('b', opts.cursor, ['number', 'string']) : null;
+    const rows = batches.selectLiveBatchesPage(this.db, accountId, after ? { created_at: after[0] as number, id: after[1] as string } : null, opts.limit + 1);
+    const items = rows.slice(0, opts.limit);
+    const last = items[items.length - 1];
+    return { items, next_cursor: rows.length > opts.limit ? encodeCursor('b', [last.created_at, last.id]) : null };
+  }
+
+  async deleteBatch(accountId: string, batchName: string, now: number): Promise<BatchRow | null> {
+    return this.tx(() => {
+      const batch = batches.selectLiveBatch(this.db, accountId, batchName);
+      if (!batch) return null;
+      batches.markBatchDeleted(this.db, batch.id, now);
+      const n = documents.cancelNotStarted(this.db, batch.id, now);
+      // A deleted batch sends no webhook (nobody can read it by name any more).
+      return batches.bumpBatch(this.db, batch.id, n ? { counts: move('queued', 'canceled', n), completedAt: now } : { counts: {} });
+    });
+  }
+
+  async getDocument(accountId: string, id: string): Promise<DocumentRow | null> {
+    return documents.selectDocument(this.db, accountId, id);
+  }
+
+  async getDocumentResult(accountId: string, id: string): Promise<DocumentResultRow | null> {
+    return documents.selectDocumentResult(this.db, accountId, id);
+  }
+
+  async listBatchResults(accountId: string, batchId: string, opts: { cursor: string | null; limit: number }): Promise<Page<DocumentResultRow>> {
+    const after = opts.cursor ? (decodeCursor('r', opts.cursor, ['number'])[0] as number) : 0;
+    const rows = documents.selectResultsPage(this.db, accountId, batchId, after, opts.limit + 1);
+    const page = rows.slice(0, opts.limit);
+    const next = rows.length > opts.limit ? encodeCursor('r', [page[page.length - 1].seq]) : null;
+    return { items: page.map(({ seq: _seq, ...doc }) => doc), next_cursor: next };
+  }
+
+  async deleteDocument(accountId: string, id: string, now: number): Promise<{ outcome: 'canceled' | 'deleted' | 'conflict'; blob_key: string } | null> {
+    return this.tx(() => {
+      const doc = documents.selectDocument(this.db, accountId, id);
+      if (!doc) return null;
+      const status = publicStatus(doc.state, doc.started_at !== null);
+      if (status === 'queued' && documents.cancelOne(this.db, id, now)) {
+        this.afterTransition(batches.bumpBatch(this.db, doc.batch_id, { counts: move('queued', 'canceled'), completedAt: now }), now);
+        return { outcome: 'canceled' as const, blob_key: doc.blob_key };
+      }
+      if (status !== 'queued' && status !== 'processing' && documents.deleteTerminal(this.db, id)) {
+        batches.bumpBatch(this.db, doc.batch_id, { counts: move(status, null), documents: -1 });
+        batches.recomputeSpan(this.db, doc.batch_id);
+        return { outcome: 'deleted' as const, blob_key: doc.blob_key };
+      }
+      return { outcome: 'conflict' as const, blob_key: doc.blob_key };
+    });
+  }
+
+  async claimDocuments(limit: number, leaseMs: number, now: number): Promise<ClaimedDocument[]> {
+    if (limit <= 0) return [];
+    return this.tx(() => {
+      const rows = queue.claimPending(this.db, limit, now + leaseMs, now);
+      // attempts = 1 is a first claim: public queued → processing, and the batch has started.
+      const firsts = new Map<string, number>();
+      for (const r of rows) if (Number(r.attempts) === 1) firsts.set(r.batch_id as string, (firsts.get(r.batch_id as string) ?? 0) + 1);
+      for (const [batchId, n] of firsts) batches.bumpBatch(this.db, batchId, { counts: move('queued', 'processing', n), startedAt: now });
+      return rows.map(toClaimed);
+    });
+  }
+
+  async renewLease(id: string, attempt: number, leaseMs: number, now: number): Promise<boolean> {
+    return queue.renewLeased(this.db, id, attempt, now + leaseMs);
+  }
+
+  async completeDocument(id: string, attempt: number, outcome: DocumentOutcome, now: number): Promise<boolean> {
+    return this.tx(() => {
+      const batchId = queue.completeLeased(this.db, id, attempt, outcome, now);
+      if (!batchId) return false;
+      if (outcome.status === 'succeeded') documents.insertResult(this.db, id, outcome.result_json);
+      this.afterTransition(batches.bumpBatch(this.db, batchId, { counts: move('processing', outcome.status), completedAt: now }), now);
+      return true;
+    });
+  }
+
+  async reapExpiredLeases(maxAttempts: number, now: number): Promise<{ requeued: number; failed: number }> {
+    const out = this.tx(() => {
+      const rows = queue.reapExpired(this.db, maxAttempts, now);
+      const failedByBatch = new Map<string, number>();
+      for (const r of rows) if (r.state === 'failed') failedByBatch.set(r.batch_id, (failedByBatch.get(r.batch_id) ?? 0) + 1);
+      for (const [batchId, n] of failedByBatch) {
+        this.afterTransition(batches.bumpBatch(this.db, batchId, { counts: move('processing', 'failed', n), completedAt: now }), now);
+      }
+      const failed = [...failedByBatch.values()].reduce((a, b) => a + b, 0);
+      return { requeued: rows.length - failed, failed };
+    });
+    if (out.requeued) this.signalWork();
+    return out;
+  }
+
+  waitForWork(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (signal?.aborted) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        this.work.off('work', done);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.work.on('work', done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  async listBatchEvents(batchId: string): Promise<BatchEvent[]> {
+    return events.selectBatchEvents(this.db, batchId);
+  }
+
+  async recountBatch(batchId: string): Promise<BatchRecount | null> {
+    return batches.selectBatchById(this.db, batchId) ? batches.recountBatchRow(this.db, batchId) : null;
+  }
+
+  /** The outbox hook: a transition that leaves a live batch all_done writes its run's event. */
+  private afterTransition(batch: BatchRow, now: number): void {
+    if (batch.deleted_at === null && isAllDone(batch.counts)) events.insertBatchCompleted(this.db, newId('evt'), batch, now);
+  }
+}
