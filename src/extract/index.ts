@@ -1,0 +1,75 @@
+/**
+ * The engine: bytes in, `{page_count, tables, line_items, totals}` out. Sniffs the format, reads
+ * PDF text layers (scanned pages and images go to the raster/OCR path, loaded only when needed),
+ * finds tables per page, stitches tables continued across pages, then maps line items.
+ */
+import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { PROCESSING_ERROR_CODES, type ProcessingError, type ProcessingErrorCode } from '../domain/errors.js';
+import { sniffType } from './sniff.js';
+import { DEFAULT_EXTRACT_OPTIONS, ExtractError, type ExtractOptions, type ExtractResult, type PageLayout, type Table } from './types.js';
+import { openPdf, pdfError } from './pdf/load.js';
+import { textLayout } from './pdf/page.js';
+import { detectTables, stitchTables } from './layout/index.js';
+import { extractLineItems } from './lineitems/index.js';
+
+export { detectTables } from './layout/index.js';
+
+/** Extracts tables and line items from a PDF or image. Throws `ExtractError` on bad input. */
+export async function extractDocument(bytes: Uint8Array, options: Partial<ExtractOptions> = {}): Promise<ExtractResult> {
+  const opts: ExtractOptions = { ...DEFAULT_EXTRACT_OPTIONS, ...options };
+  if (bytes.byteLength === 0) throw new ExtractError('corrupt_file', 'the file is empty (0 bytes)');
+  const type = sniffType(bytes.subarray(0, 1024));
+  if (!type) throw new ExtractError('unsupported_format', 'not a PDF, PNG, JPEG, TIFF or WebP file');
+  try {
+    let layouts: PageLayout[];
+    if (type === 'application/pdf') layouts = await pdfLayouts(bytes, opts);
+    else {
+      const raster = await import('./raster/index.js');
+      layouts = await raster.extractImagePages(bytes, type, opts);
+    }
+    const tables = stitchTables(layouts.map(detectTables), layouts);
+    const { line_items, totals } = extractLineItems(tables, layouts);
+    return { page_count: layouts.length, tables, line_items, totals };
+  } catch (err) {
+    throw err instanceof ExtractError ? err : new ExtractError('extraction_failed', `extraction failed: ${(err as Error)?.message ?? String(err)}`);
+  }
+}
+
+async function pdfLayouts(bytes: Uint8Array, opts: ExtractOptions): Promise<PageLayout[]> {
+  const doc: PDFDocumentProxy = await openPdf(bytes);
+  try {
+    // Checked from the page count alone, before any page is parsed.
+    if (doc.numPages > opts.maxPages) {
+      throw new ExtractError('too_many_pages', `the PDF has ${doc.numPages} pages; the limit is ${opts.maxPages}`);
+    }
+    const layouts: PageLayout[] = [];
+    for (let n = 1; n <= doc.numPages; n++) {
+      let page;
+      try {
+        page = await doc.getPage(n);
+      } catch (err) {
+        throw pdfError(err);
+      }
+      const layout = await textLayout(page, n);
+      if (layout) layouts.push(layout);
+      else {
+        const raster = await import('./raster/index.js');
+        layouts.push(await raster.layoutFromPdfPage(page, n, opts));
+      }
+      page.cleanup();
+    }
+    return layouts;
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/** Maps any thrown value, including plain objects from a worker thread, to a `processing_error`. */
+export function toProcessingError(err: unknown): ProcessingError {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' && (PROCESSING_ERROR_CODES as readonly string[]).includes(e.code) ? (e.code as ProcessingErrorCode) : 'extraction_failed';
+  const message = typeof e?.message === 'string' && e.message !== '' ? e.message : typeof err === 'string' ? err : 'extraction failed';
+  return { code, message };
+}
+
+export type { Table };

@@ -1,0 +1,52 @@
+/**
+ * Finds the runs of text lines that may be tables: lines with two or more chunks (or short
+ * single chunks between them), close together, bounded by prose lines and wide vertical gaps.
+ * Captions and notes just above or below are left out when a wider gap than the rows' own
+ * spacing separates them.
+ */
+import { median, type TextLine } from './lines.js';
+
+/** Lines further apart than this (× font size) belong to different blocks. */
+const BLOCK_GAP_EM = 1.6;
+/** A single-chunk line wider than this share of the text body is prose, which ends a block. */
+const PROSE_SHARE = 0.55;
+
+/** Candidate table blocks of a page, top to bottom. */
+export function tableBlocks(lines: TextLine[]): TextLine[][] {
+  if (lines.length === 0) return [];
+  const bodyX0 = Math.min(...lines.map((l) => l.x0)), bodyX1 = Math.max(...lines.map((l) => l.x1));
+  const prose = (l: TextLine) => l.chunks.length === 1 && l.x1 - l.x0 > PROSE_SHARE * (bodyX1 - bodyX0);
+  const blocks: TextLine[][] = [];
+  let cur: TextLine[] = [];
+  const flush = () => {
+    const b = trim(cur);
+    if (b.filter((l) => l.chunks.length >= 2).length >= 2 && b.length >= 2) blocks.push(b);
+    cur = [];
+  };
+  for (const l of lines) {
+    if (prose(l)) { flush(); continue; }
+    const prev = cur[cur.length - 1];
+    if (prev && l.y0 - prev.y1 > BLOCK_GAP_EM * Math.max(prev.size, l.size)) flush();
+    cur.push(l);
+  }
+  flush();
+  return blocks;
+}
+
+/** Drops leading / trailing single-chunk lines set apart by more than the block's row spacing. */
+function trim(block: TextLine[]): TextLine[] {
+  let a = 0, b = block.length;
+  const multi = block.filter((l) => l.chunks.length >= 2);
+  if (multi.length < 2) return block;
+  const gaps: number[] = [];
+  for (let i = 1; i < block.length; i++) gaps.push(block[i].y0 - block[i - 1].y1);
+  const typical = median(gaps);
+  const size = median(block.map((l) => l.size));
+  const loose = (g: number) => g > typical * 1.5 + 0.25 * size;
+  while (a < b && block[a].chunks.length === 1 && (a + 1 >= b || loose(block[a + 1].y0 - block[a].y1))) a++;
+  while (b > a && block[b - 1].chunks.length === 1 && (b - 2 < a || loose(block[b - 1].y0 - block[b - 2].y1))) b--;
+  // Leading single lines starting left of every column but the first are titles, not headers.
+  const firstMulti = block.findIndex((l) => l.chunks.length >= 2);
+  while (a < firstMulti && block[a].chunks.length === 1 && block[a].x0 < block[firstMulti].chunks[1].x0 - size && block[a].x1 > block[firstMulti].chunks[0].x1 + size) a++;
+  return block.slice(a, b);
+}

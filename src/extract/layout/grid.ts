@@ -1,0 +1,76 @@
+/**
+ * Turns placed cells into an API.md §4 `Table`. Every grid position is covered by exactly one
+ * cell (empty text allowed), so consumers can index `cells` by row and column without gaps.
+ */
+import type { BBox, Cell, Table, Word } from '../types.js';
+import { cellText } from './lines.js';
+
+export interface PlacedCell {
+  row: number;
+  col: number;
+  row_span: number;
+  col_span: number;
+  words: Word[];
+  /** Box of the grid area (used when the cell has no words). */
+  area: BBox;
+}
+
+/** A cell's confidence: the least confident of its words (OCR), null for text-layer words. */
+function confidenceOf(words: Word[]): number | null {
+  let min: number | null = null;
+  for (const w of words) if (w.confidence !== null) min = min === null ? w.confidence : Math.min(min, w.confidence);
+  return min;
+}
+
+function wordsBox(words: Word[]): BBox {
+  return [
+    Math.min(...words.map((w) => w.x0)), Math.min(...words.map((w) => w.y0)),
+    Math.max(...words.map((w) => w.x1)), Math.max(...words.map((w) => w.y1)),
+  ];
+}
+
+const round = (v: number) => Math.round(v * 100) / 100;
+
+/**
+ * Builds the table; `colEdges`/`rowEdges` (n+1 values) give the boxes of positions no placed
+ * cell covers. Cell boxes are the ruled area for lattice cells and the text box for stream ones.
+ */
+export function buildTable(page: number, placed: PlacedCell[], colEdges: number[], rowEdges: number[], headerRows: number): Table {
+  const nCols = colEdges.length - 1, nRows = rowEdges.length - 1;
+  const taken = new Set<string>();
+  const cells: Cell[] = [];
+  for (const p of placed) {
+    for (let r = p.row; r < p.row + p.row_span; r++) for (let c = p.col; c < p.col + p.col_span; c++) taken.add(`${r},${c}`);
+    cells.push({
+      row: p.row, col: p.col, row_span: p.row_span, col_span: p.col_span,
+      text: cellText(p.words),
+      bbox: (p.words.length ? wordsBox(p.words) : p.area).map(round) as BBox,
+      confidence: confidenceOf(p.words),
+    });
+  }
+  for (let r = 0; r < nRows; r++) {
+    for (let c = 0; c < nCols; c++) {
+      if (taken.has(`${r},${c}`)) continue;
+      cells.push({
+        row: r, col: c, row_span: 1, col_span: 1, text: '',
+        bbox: [colEdges[c], rowEdges[r], colEdges[c + 1], rowEdges[r + 1]].map(round) as BBox,
+        confidence: null,
+      });
+    }
+  }
+  cells.sort((a, b) => a.row - b.row || a.col - b.col);
+  const bbox: BBox = [
+    Math.min(colEdges[0], ...cells.map((c) => c.bbox[0])), Math.min(rowEdges[0], ...cells.map((c) => c.bbox[1])),
+    Math.max(colEdges[nCols], ...cells.map((c) => c.bbox[2])), Math.max(rowEdges[nRows], ...cells.map((c) => c.bbox[3])),
+  ].map(round) as BBox;
+  return { page, pages: [page], bbox, n_rows: nRows, n_cols: nCols, header_rows: headerRows, cells };
+}
+
+/** Matches numbers, amounts, percentages, dates and dashes standing for zero ("-", "–", "n/a"). */
+const NUMERIC = /^[-–—+−(]?[$€£¥]?\s?[\d.,' \u00a0]*\d[\d.,' \u00a0]*\s?%?[)]?[*a-z]?$|^[-–—]+$|^n\/?a$/i;
+
+/** True when a cell's text reads as a number (or a placeholder for one). */
+export function isNumeric(text: string): boolean {
+  const t = text.trim();
+  return t !== '' && NUMERIC.test(t);
+}

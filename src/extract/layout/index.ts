@@ -1,0 +1,30 @@
+/**
+ * The layout algorithm both paths share: `PageLayout` in, `Table`s out, in page units. Lattice
+ * tables first (ruled grids), then stream tables in the text the grids did not claim.
+ */
+import type { BBox, PageLayout, Table, Word } from '../types.js';
+import { mergeRulings } from './rulings.js';
+import { latticeTables } from './lattice.js';
+import { textLines } from './lines.js';
+import { tableBlocks } from './blocks.js';
+import { streamTable } from './stream.js';
+
+export { stitchTables } from './stitch.js';
+
+const inside = (w: Word, b: BBox) => {
+  const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
+  return cx >= b[0] && cx <= b[2] && cy >= b[1] && cy <= b[3];
+};
+
+/** Tables of one page, top to bottom. Works on any `PageLayout` (text layer or OCR). */
+export function detectTables(layout: PageLayout): Table[] {
+  const rulings = mergeRulings(layout.rulings);
+  const lattice = latticeTables(layout.page, rulings, layout.words);
+  const rest = layout.words.filter((w) => !lattice.some((t) => inside(w, t.box)));
+  const tables = [...lattice.map((t) => t.table)];
+  for (const block of tableBlocks(textLines(rest))) {
+    const t = streamTable(layout.page, block);
+    if (t) tables.push(t);
+  }
+  return tables.sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
+}

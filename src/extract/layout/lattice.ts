@@ -1,0 +1,137 @@
+/**
+ * Lattice tables: where ruling lines form a grid. Lines that touch form a component; its distinct
+ * x and y positions are the grid; a boundary between two grid cells with no ruling along most of
+ * it joins them into one spanning cell; words go to the cell holding their centre.
+ */
+import type { BBox, Ruling, Table, Word } from '../types.js';
+import type { Rulings } from './rulings.js';
+import { buildTable, isNumeric, type PlacedCell } from './grid.js';
+
+/** Lines within this distance (page units) touch: pens overshoot or stop short by ~1–2 pt. */
+const TOUCH = 3;
+/** Grid positions closer than this are one position (double rules, pen width). */
+const SNAP = 3;
+/** A boundary is ruled when rulings cover this share of it; lower lets dashed rules through. */
+const COVER = 0.6;
+
+function touches(h: Ruling, v: Ruling): boolean {
+  return v.x0 >= h.x0 - TOUCH && v.x0 <= h.x1 + TOUCH && h.y0 >= v.y0 - TOUCH && h.y0 <= v.y1 + TOUCH;
+}
+
+function cluster(values: number[]): number[] {
+  const s = [...values].sort((a, b) => a - b);
+  const out: number[][] = [];
+  for (const v of s) {
+    const g = out[out.length - 1];
+    if (g && v - g[g.length - 1] <= SNAP) g.push(v);
+    else out.push([v]);
+  }
+  return out.map((g) => g.reduce((a, b) => a + b, 0) / g.length);
+}
+
+/** Share of [a, b] covered by the given intervals. */
+function coverage(intervals: [number, number][], a: number, b: number): number {
+  const parts = intervals.map(([p, q]) => [Math.max(p, a), Math.min(q, b)] as [number, number]).filter(([p, q]) => q > p).sort((x, y) => x[0] - y[0]);
+  let sum = 0, end = a;
+  for (const [p, q] of parts) {
+    if (q <= end) continue;
+    sum += q - Math.max(p, end);
+    end = q;
+  }
+  return b > a ? sum / (b - a) : 1;
+}
+
+/** Connected groups of touching horizontal and vertical lines. */
+function components(r: Rulings): { h: Ruling[]; v: Ruling[] }[] {
+  const n = r.h.length, all = [...r.h, ...r.v];
+  const parent = all.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  for (let i = 0; i < n; i++) for (let j = 0; j < r.v.length; j++) if (touches(r.h[i], r.v[j])) parent[find(i)] = find(n + j);
+  const groups = new Map<number, { h: Ruling[]; v: Ruling[] }>();
+  all.forEach((line, i) => {
+    const root = find(i);
+    const g = groups.get(root) ?? { h: [], v: [] };
+    (i < n ? g.h : g.v).push(line);
+    groups.set(root, g);
+  });
+  return [...groups.values()].filter((g) => g.h.length >= 2 && g.v.length >= 2);
+}
+
+/** One grid from one component, or null when it is not a table (too small, empty). */
+function gridTable(page: number, comp: { h: Ruling[]; v: Ruling[] }, words: Word[]): { table: Table; box: BBox } | null {
+  const xs = cluster([...comp.v.map((l) => l.x0), Math.min(...comp.h.map((l) => l.x0)), Math.max(...comp.h.map((l) => l.x1))]);
+  const ys = cluster([...comp.h.map((l) => l.y0), Math.min(...comp.v.map((l) => l.y0)), Math.max(...comp.v.map((l) => l.y1))]);
+  const nCols = xs.length - 1, nRows = ys.length - 1;
+  if (nCols < 2 || nRows < 2) return null;
+  const near = (lines: Ruling[], pos: number, key: 'x0' | 'y0', a: 'y0' | 'x0', b: 'y1' | 'x1') =>
+    lines.filter((l) => Math.abs(l[key] - pos) <= SNAP).map((l) => [l[a], l[b]] as [number, number]);
+  const parent = Array.from({ length: nRows * nCols }, (_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  for (let c = 1; c < nCols; c++) {
+    const segs = near(comp.v, xs[c], 'x0', 'y0', 'y1');
+    for (let r = 0; r < nRows; r++) if (coverage(segs, ys[r], ys[r + 1]) < COVER) parent[find(r * nCols + c)] = find(r * nCols + c - 1);
+  }
+  for (let r = 1; r < nRows; r++) {
+    const segs = near(comp.h, ys[r], 'y0', 'x0', 'x1');
+    for (let c = 0; c < nCols; c++) if (coverage(segs, xs[c], xs[c + 1]) < COVER) parent[find(r * nCols + c)] = find((r - 1) * nCols + c);
+  }
+  const groups = new Map<number, { r0: number; c0: number; r1: number; c1: number; words: Word[] }>();
+  for (let r = 0; r < nRows; r++) {
+    for (let c = 0; c < nCols; c++) {
+      const root = find(r * nCols + c);
+      const g = groups.get(root) ?? { r0: r, c0: c, r1: r, c1: c, words: [] };
+      g.r0 = Math.min(g.r0, r); g.c0 = Math.min(g.c0, c); g.r1 = Math.max(g.r1, r); g.c1 = Math.max(g.c1, c);
+      groups.set(root, g);
+    }
+  }
+  const at = (edges: number[], v: number) => {
+    for (let k = 0; k + 1 < edges.length; k++) if (v >= edges[k] && v < edges[k + 1]) return k;
+    return -1;
+  };
+  let inside = 0;
+  for (const w of words) {
+    const c = at(xs, (w.x0 + w.x1) / 2), r = at(ys, (w.y0 + w.y1) / 2);
+    if (c < 0 || r < 0) continue;
+    groups.get(find(r * nCols + c))!.words.push(w);
+    inside++;
+  }
+  const placed: PlacedCell[] = [];
+  const taken = new Set<string>();
+  for (const g of [...groups.values()].sort((a, b) => a.r0 - b.r0 || a.c0 - b.c0)) {
+    if (taken.has(`${g.r0},${g.c0}`)) {
+      // A non-rectangular merge (rare): its words join the cell already covering the spot.
+      continue;
+    }
+    for (let r = g.r0; r <= g.r1; r++) for (let c = g.c0; c <= g.c1; c++) taken.add(`${r},${c}`);
+    placed.push({ row: g.r0, col: g.c0, row_span: g.r1 - g.r0 + 1, col_span: g.c1 - g.c0 + 1, words: g.words, area: [xs[g.c0], ys[g.r0], xs[g.c1 + 1], ys[g.r1 + 1]] });
+  }
+  const filled = placed.filter((p) => p.words.length > 0);
+  // A ruled box around one paragraph or a figure frame is not a table: it needs two filled cells
+  // side by side somewhere.
+  if (inside === 0 || filled.length < 2) return null;
+  const rowsWithTwo = new Set<number>();
+  for (const p of filled) if (filled.some((q) => q !== p && q.row === p.row)) rowsWithTwo.add(p.row);
+  if (rowsWithTwo.size === 0) return null;
+  const headerRows = firstNumericRow(placed, nRows);
+  const table = buildTable(page, placed, xs, ys, headerRows);
+  return { table, box: [xs[0], ys[0], xs[nCols], ys[nRows]] };
+}
+
+/** Rows above the first one with a numeric cell outside the first column (at most half the table). */
+function firstNumericRow(placed: PlacedCell[], nRows: number): number {
+  for (let r = 0; r < nRows; r++) {
+    const row = placed.filter((p) => p.row === r && p.col > 0 && p.words.length);
+    if (row.some((p) => isNumeric(p.words.map((w) => w.text).join(' ')))) return Math.min(r, Math.floor(nRows / 2));
+  }
+  return nRows > 2 ? 1 : 0;
+}
+
+/** Lattice tables of one page, with the boxes they claim (their words are not reused by stream). */
+export function latticeTables(page: number, rulings: Rulings, words: Word[]): { table: Table; box: BBox }[] {
+  const out: { table: Table; box: BBox }[] = [];
+  for (const comp of components(rulings)) {
+    const t = gridTable(page, comp, words);
+    if (t) out.push(t);
+  }
+  return out.sort((a, b) => a.box[1] - b.box[1] || a.box[0] - b.box[0]);
+}

@@ -1,0 +1,112 @@
+/**
+ * Text lines and chunks. A line is words that overlap vertically; a chunk is a run of words in a
+ * line separated by less than a column gap. Both table detectors work on chunks.
+ */
+import type { Word } from '../types.js';
+
+/** A gap wider than this (× font size) separates chunks: word spaces, even justified, stay under ~0.5 em. */
+export const CHUNK_GAP_EM = 0.6;
+
+export interface Chunk {
+  words: Word[];
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  size: number;
+}
+
+export interface TextLine {
+  words: Word[];
+  chunks: Chunk[];
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  size: number;
+}
+
+/** Median of a non-empty list (0 for an empty one). */
+export function median(xs: number[]): number {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+function chunkOf(words: Word[]): Chunk {
+  return {
+    words,
+    text: words.map((w) => w.text).join(' '),
+    x0: Math.min(...words.map((w) => w.x0)),
+    y0: Math.min(...words.map((w) => w.y0)),
+    x1: Math.max(...words.map((w) => w.x1)),
+    y1: Math.max(...words.map((w) => w.y1)),
+    size: median(words.map((w) => w.size)),
+  };
+}
+
+/** Splits a line's words (sorted by x) into chunks at column-sized gaps. */
+export function chunksOf(words: Word[], gapEm = CHUNK_GAP_EM): Chunk[] {
+  const out: Chunk[] = [];
+  let cur: Word[] = [];
+  for (const w of words) {
+    const prev = cur[cur.length - 1];
+    if (prev && w.x0 - prev.x1 > gapEm * Math.max(prev.size, w.size)) {
+      out.push(chunkOf(cur));
+      cur = [];
+    }
+    cur.push(w);
+  }
+  if (cur.length) out.push(chunkOf(cur));
+  return out;
+}
+
+/**
+ * Groups words into lines: a word joins the line whose vertical span it overlaps by more than
+ * half of the smaller height (superscripts and mixed sizes share a line; stacked lines do not).
+ */
+export function textLines(words: Word[]): TextLine[] {
+  const sorted = [...words].filter((w) => w.text.trim() !== '').sort((a, b) => (a.y0 + a.y1) / 2 - (b.y0 + b.y1) / 2 || a.x0 - b.x0);
+  const groups: { y0: number; y1: number; words: Word[] }[] = [];
+  for (const w of sorted) {
+    let best: { y0: number; y1: number; words: Word[] } | null = null;
+    // Only the last few lines can overlap a word sorted by its centre.
+    for (let k = groups.length - 1; k >= Math.max(0, groups.length - 4); k--) {
+      const g = groups[k];
+      const ov = Math.min(g.y1, w.y1) - Math.max(g.y0, w.y0);
+      const h = Math.min(g.y1 - g.y0, w.y1 - w.y0);
+      if (ov > 0.5 * h && !g.words.some((o) => o.x0 < w.x1 - 0.5 && w.x0 < o.x1 - 0.5)) {
+        best = g;
+        break;
+      }
+    }
+    if (best) {
+      best.words.push(w);
+      best.y0 = Math.min(best.y0, w.y0);
+      best.y1 = Math.max(best.y1, w.y1);
+    } else groups.push({ y0: w.y0, y1: w.y1, words: [w] });
+  }
+  return groups
+    .map((g) => {
+      const ws = g.words.sort((a, b) => a.x0 - b.x0);
+      return {
+        words: ws,
+        chunks: chunksOf(ws),
+        x0: Math.min(...ws.map((w) => w.x0)),
+        y0: g.y0,
+        x1: Math.max(...ws.map((w) => w.x1)),
+        y1: g.y1,
+        size: median(ws.map((w) => w.size)),
+      };
+    })
+    .sort((a, b) => a.y0 - b.y0);
+}
+
+/** Cell text: words grouped into lines, joined by spaces, lines by newlines. */
+export function cellText(words: Word[]): string {
+  return textLines(words)
+    .map((l) => l.words.map((w) => w.text).join(' '))
+    .join('\n');
+}

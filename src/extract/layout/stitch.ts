@@ -1,0 +1,64 @@
+/**
+ * Stitches a table that runs on over a page break into one: the last table of page p and the
+ * first of page p+1 join when they have the same column count, their column edges line up, and
+ * they sit near the bottom and top of their pages. A repeated header row is dropped.
+ */
+import type { Cell, PageLayout, Table } from '../types.js';
+
+/** "Near the edge": within this share of the page height from the bottom / top. */
+const EDGE_SHARE = 0.3;
+/** Column edges this far apart (× page width) still line up. */
+const EDGE_TOL_SHARE = 0.03;
+
+function colEdges(t: Table): number[] {
+  const edges: number[] = [];
+  for (let c = 0; c < t.n_cols; c++) {
+    const xs = t.cells.filter((x) => x.col === c && x.col_span === 1).map((x) => x.bbox[0]);
+    edges.push(xs.length ? Math.min(...xs) : NaN);
+  }
+  return edges;
+}
+
+const rowText = (t: Table, r: number) => t.cells.filter((c) => c.row === r).sort((a, b) => a.col - b.col).map((c) => c.text.replace(/\s+/g, '')).join('|');
+
+function compatible(a: Table, b: Table, pa: PageLayout, pb: PageLayout): boolean {
+  if (a.n_cols !== b.n_cols || b.page !== a.pages[a.pages.length - 1] + 1) return false;
+  if (a.bbox[3] < pa.height * (1 - EDGE_SHARE) || b.bbox[1] > pb.height * EDGE_SHARE) return false;
+  const ea = colEdges(a), eb = colEdges(b);
+  const tol = EDGE_TOL_SHARE * Math.max(pa.width, pb.width);
+  let compared = 0;
+  for (let c = 0; c < ea.length; c++) {
+    if (Number.isNaN(ea[c]) || Number.isNaN(eb[c])) continue;
+    compared++;
+    if (Math.abs(ea[c] - eb[c]) > tol) return false;
+  }
+  return compared >= Math.min(2, a.n_cols);
+}
+
+function append(a: Table, b: Table): Table {
+  const repeated = a.header_rows > 0 && b.header_rows > 0 && rowText(a, 0) === rowText(b, 0);
+  const skip = repeated ? b.header_rows : 0;
+  const shifted: Cell[] = b.cells.filter((c) => c.row >= skip).map((c) => ({ ...c, row: c.row - skip + a.n_rows }));
+  return {
+    ...a,
+    pages: [...a.pages, b.page],
+    n_rows: a.n_rows + b.n_rows - skip,
+    cells: [...a.cells, ...shifted],
+  };
+}
+
+/** Tables of the whole document in page order, with continued tables joined. */
+export function stitchTables(perPage: Table[][], layouts: PageLayout[]): Table[] {
+  const out: Table[] = [];
+  const layoutOf = new Map(layouts.map((l) => [l.page, l]));
+  for (const tables of perPage) {
+    tables.forEach((t, i) => {
+      const prev = out[out.length - 1];
+      const pa = prev && layoutOf.get(prev.pages[prev.pages.length - 1]);
+      const pb = layoutOf.get(t.page);
+      if (i === 0 && prev && pa && pb && compatible(prev, t, pa, pb)) out[out.length - 1] = append(prev, t);
+      else out.push(t);
+    });
+  }
+  return out;
+}

@@ -1,0 +1,134 @@
+/**
+ * Stream tables: tables drawn with whitespace. A block of lines (blocks.ts) gets columns from
+ * its gutters (columns.ts); each line is a row, its chunks go to the columns they overlap (a
+ * chunk over several columns spans them unless a word gap falls in the gutter); continuation
+ * lines are folded into the row above; blocks that read as prose or lists are refused.
+ */
+import type { Table, Word } from '../types.js';
+import { buildTable, isNumeric, type PlacedCell } from './grid.js';
+import { median, type TextLine } from './lines.js';
+import { findColumns, type Columns } from './columns.js';
+
+/** Cells averaging more words than this are prose in columns (a two-column page), not a table. */
+const MAX_WORDS_PER_CELL = 7;
+
+interface RowCell { col: number; span: number; words: Word[] }
+interface Row { cells: RowCell[]; y0: number; y1: number; size: number }
+
+function overlapCols(cols: Columns, x0: number, x1: number): number[] {
+  const out: number[] = [];
+  cols.forEach(([a, b], i) => { if (Math.min(b, x1) - Math.max(a, x0) > 0) out.push(i); });
+  if (out.length === 0) {
+    // Entirely inside a gutter: the nearest column takes it.
+    const mid = (x0 + x1) / 2;
+    let best = 0, d = Infinity;
+    cols.forEach(([a, b], i) => { const e = Math.min(Math.abs(mid - a), Math.abs(mid - b)); if (e < d) { d = e; best = i; } });
+    out.push(best);
+  }
+  return out;
+}
+
+/** Cells of one line: chunks split where a word gap falls in a gutter, then placed by overlap. */
+function rowOf(line: TextLine, cols: Columns): Row {
+  const cells: RowCell[] = [];
+  for (const chunk of line.chunks) {
+    // Split the chunk at word gaps whose middle lies between two columns.
+    const parts: Word[][] = [[]];
+    chunk.words.forEach((w, i) => {
+      const prev = chunk.words[i - 1];
+      if (prev) {
+        const mid = (prev.x1 + w.x0) / 2;
+        if (cols.some(([, b], c) => c + 1 < cols.length && mid >= b - 0.5 && mid <= cols[c + 1][0] + 0.5)) parts.push([]);
+      }
+      parts[parts.length - 1].push(w);
+    });
+    for (const ws of parts) {
+      const x0 = Math.min(...ws.map((w) => w.x0)), x1 = Math.max(...ws.map((w) => w.x1));
+      const over = overlapCols(cols, x0, x1);
+      const col = over[0], span = over[over.length - 1] - col + 1;
+      const same = cells.find((c) => c.col === col && c.span === span);
+      if (same) same.words.push(...ws);
+      else cells.push({ col, span, words: ws });
+    }
+  }
+  return { cells, y0: line.y0, y1: line.y1, size: line.size };
+}
+
+const textOf = (c: RowCell) => c.words.map((w) => w.text).join(' ');
+
+/** Columns where most filled single-column cells read as numbers. */
+function numericColumns(rows: Row[], nCols: number): Set<number> {
+  const out = new Set<number>();
+  for (let c = 0; c < nCols; c++) {
+    const texts = rows.flatMap((r) => r.cells.filter((x) => x.col === c && x.span === 1).map(textOf));
+    if (texts.length >= 2 && texts.filter(isNumeric).length >= 0.6 * texts.length) out.add(c);
+  }
+  return out;
+}
+
+/**
+ * Folds continuation lines into the row above: a line with nothing in the numeric columns whose
+ * cells continue cells of the row above (same column and span), set no further apart than the
+ * block's usual line spacing.
+ */
+function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
+  const gaps = rows.slice(1).map((r, i) => r.y0 - rows[i].y1);
+  const typical = median(gaps);
+  const out: Row[] = [];
+  for (const row of rows) {
+    const prev = out[out.length - 1];
+    if (prev && numeric.size > 0) {
+      const gap = row.y0 - prev.y1;
+      const noNumbers = row.cells.every((c) => !numeric.has(c.col) || c.span > 1) && row.cells.every((c) => !isNumeric(textOf(c)));
+      const continues = row.cells.every((c) => prev.cells.some((p) => p.col === c.col && p.span === c.span));
+      if (noNumbers && continues && gap <= typical + 0.2 * row.size) {
+        for (const c of row.cells) prev.cells.find((p) => p.col === c.col && p.span === c.span)!.words.push(...c.words);
+        prev.y1 = Math.max(prev.y1, row.y1);
+        continue;
+      }
+    }
+    out.push({ ...row, cells: row.cells.map((c) => ({ ...c, words: [...c.words] })) });
+  }
+  return out;
+}
+
+/** Lists (a bullet or dash column) and prose in columns are not tables. */
+function looksLikeTable(rows: Row[], nCols: number): boolean {
+  if (nCols < 2 || rows.length < 2) return false;
+  const cells = rows.flatMap((r) => r.cells);
+  const words = cells.reduce((s, c) => s + c.words.length, 0);
+  if (words / cells.length > MAX_WORDS_PER_CELL) return false;
+  const multi = rows.filter((r) => r.cells.length >= 2).length;
+  if (multi < 2) return false;
+  const first = cells.filter((c) => c.col === 0 && c.span === 1).map(textOf);
+  if (first.length > 0 && first.every((t) => /^[•·▪◦‣●○■□\-–—*>]$/.test(t.trim()))) return false;
+  return true;
+}
+
+/** A stream table from one block of lines, or null when the block is not a table. */
+export function streamTable(page: number, block: TextLine[]): Table | null {
+  const size = median(block.map((l) => l.size));
+  const cols = findColumns(block, size);
+  if (cols.length < 2) return null;
+  const raw = block.map((l) => rowOf(l, cols));
+  const numeric = numericColumns(raw, cols.length);
+  const rows = foldContinuations(raw, numeric);
+  // Columns nobody uses (a gutter artefact) are dropped.
+  const used = [...new Set(rows.flatMap((r) => r.cells.flatMap((c) => Array.from({ length: c.span }, (_, k) => c.col + k))))].sort((a, b) => a - b);
+  if (!looksLikeTable(rows, used.length)) return null;
+  const remap = new Map(used.map((c, i) => [c, i]));
+  const colEdges = [...used.map((c) => cols[c][0]), cols[used[used.length - 1]][1]];
+  const rowEdges = [...rows.map((r) => r.y0), rows[rows.length - 1].y1];
+  let header = rows.findIndex((r) => r.cells.some((c) => numeric.has(c.col) && c.span === 1 && isNumeric(textOf(c))));
+  if (header < 0) header = rows.length > 2 ? 1 : 0;
+  header = Math.min(header, Math.floor(rows.length / 2));
+  const placed: PlacedCell[] = [];
+  rows.forEach((r, ri) => {
+    for (const c of r.cells) {
+      const col = remap.get(c.col)!;
+      const last = remap.get(c.col + c.span - 1) ?? col;
+      placed.push({ row: ri, col, row_span: 1, col_span: last - col + 1, words: c.words, area: [colEdges[col], r.y0, colEdges[last + 1], r.y1] });
+    }
+  });
+  return buildTable(page, placed, colEdges, rowEdges, header);
+}

@@ -1,0 +1,150 @@
+/**
+ * Ruling lines from a page's operator list: axis-aligned stroked segments, thin rectangles (filled
+ * or stroked) as one line, wider filled rectangles as their four edges (cell backgrounds often
+ * draw the grid). Coordinates go through the current transform and the viewport, so they are in
+ * page units like the words. Merging and filtering is layout's job (`mergeRulings`).
+ */
+import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { Ruling } from '../types.js';
+
+type Matrix = [number, number, number, number, number, number];
+
+/** pdf.js 5 DrawOPS codes inside a constructPath Float32Array. */
+const MOVE = 0, LINE = 1, CURVE = 2, QUAD = 3, CLOSE = 4;
+/** A rectangle thinner than this (page units) is a line, not a box; rules are ≤ 1.5 pt, boxes ≥ 4 pt. */
+const THIN = 2.5;
+/** Segments this far off axis (page units) still count as horizontal / vertical. */
+const AXIS_TOL = 0.75;
+
+const STROKES = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
+const FILLS = new Set<number>([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
+
+function mul(m: Matrix, n: Matrix): Matrix {
+  // m then n: the point is transformed by m first (pdf.js `transform` pre-multiplies the CTM).
+  return [
+    n[0] * m[0] + n[2] * m[1], n[1] * m[0] + n[3] * m[1],
+    n[0] * m[2] + n[2] * m[3], n[1] * m[2] + n[3] * m[3],
+    n[0] * m[4] + n[2] * m[5] + n[4], n[1] * m[4] + n[3] * m[5] + n[5],
+  ];
+}
+
+function apply(m: Matrix, x: number, y: number): [number, number] {
+  return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+}
+
+/** Subpaths of a pdf.js path buffer as point lists (curves are not rulings: they end the polyline). */
+function subpaths(data: ArrayLike<number>, m: Matrix): { pts: [number, number][]; closed: boolean; curved: boolean }[] {
+  const out: { pts: [number, number][]; closed: boolean; curved: boolean }[] = [];
+  let cur: { pts: [number, number][]; closed: boolean; curved: boolean } | null = null;
+  for (let i = 0; i < data.length; ) {
+    const op = data[i++];
+    if (op === MOVE) {
+      cur = { pts: [apply(m, data[i], data[i + 1])], closed: false, curved: false };
+      out.push(cur);
+      i += 2;
+    } else if (op === LINE) {
+      if (!cur) { cur = { pts: [], closed: false, curved: false }; out.push(cur); }
+      cur.pts.push(apply(m, data[i], data[i + 1]));
+      i += 2;
+    } else if (op === CURVE) {
+      if (cur) cur.curved = true;
+      i += 6;
+    } else if (op === QUAD) {
+      if (cur) cur.curved = true;
+      i += 4;
+    } else if (op === CLOSE) {
+      if (cur) cur.closed = true;
+    } else {
+      break; // unknown code: stop rather than misread coordinates
+    }
+  }
+  return out;
+}
+
+function segment(a: [number, number], b: [number, number]): Ruling | null {
+  if (Math.abs(a[1] - b[1]) <= AXIS_TOL) {
+    const y = (a[1] + b[1]) / 2;
+    return { x0: Math.min(a[0], b[0]), y0: y, x1: Math.max(a[0], b[0]), y1: y };
+  }
+  if (Math.abs(a[0] - b[0]) <= AXIS_TOL) {
+    const x = (a[0] + b[0]) / 2;
+    return { x0: x, y0: Math.min(a[1], b[1]), x1: x, y1: Math.max(a[1], b[1]) };
+  }
+  return null;
+}
+
+function boxOf(pts: [number, number][]): [number, number, number, number] {
+  const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+}
+
+/** True when the polyline is an axis-aligned rectangle (4 corners, optionally repeated first). */
+function isRect(pts: [number, number][]): boolean {
+  const p = pts.length === 5 && Math.abs(pts[0][0] - pts[4][0]) < 0.01 && Math.abs(pts[0][1] - pts[4][1]) < 0.01 ? pts.slice(0, 4) : pts;
+  if (p.length !== 4) return false;
+  for (let k = 0; k < 4; k++) if (!segment(p[k], p[(k + 1) % 4])) return false;
+  return true;
+}
+
+function shapeRulings(pts: [number, number][], closed: boolean, stroked: boolean, filled: boolean, out: Ruling[], pageArea: number): void {
+  if (pts.length < 2) return;
+  const [x0, y0, x1, y1] = boxOf(pts);
+  const w = x1 - x0, h = y1 - y0;
+  const rect = isRect(pts) || (pts.length === 2 && w > 0 && h > 0 && filled);
+  if (rect && (w < THIN || h < THIN)) {
+    // A thin box drawn as a line; the lower bound keeps dots and glyph-like specks out.
+    if (w >= h) out.push({ x0, y0: (y0 + y1) / 2, x1, y1: (y0 + y1) / 2 });
+    else out.push({ x0: (x0 + x1) / 2, y0, x1: (x0 + x1) / 2, y1 });
+    return;
+  }
+  if (rect && (filled || stroked)) {
+    // A page-sized fill is a background, not a grid (half the page decided it).
+    if (filled && !stroked && w * h > pageArea * 0.5) return;
+    out.push({ x0, y0, x1, y1: y0 }, { x0, y0: y1, x1, y1 }, { x0, y0, x1: x0, y1 }, { x0: x1, y0, x1, y1 });
+    return;
+  }
+  if (!stroked) return;
+  for (let k = 0; k + 1 < pts.length; k++) {
+    const s = segment(pts[k], pts[k + 1]);
+    if (s) out.push(s);
+  }
+  if (closed) {
+    const s = segment(pts[pts.length - 1], pts[0]);
+    if (s) out.push(s);
+  }
+}
+
+/** Raw ruling segments of `page` in page units (unmerged). */
+export async function pageRulings(page: PDFPageProxy): Promise<Ruling[]> {
+  const viewport = page.getViewport({ scale: 1 });
+  const list = await page.getOperatorList();
+  const out: Ruling[] = [];
+  const pageArea = viewport.width * viewport.height;
+  let ctm: Matrix = [1, 0, 0, 1, 0, 0];
+  const stack: { ctm: Matrix; fill: string }[] = [];
+  let fill = '#000000';
+  const { fnArray, argsArray } = list;
+  for (let i = 0; i < fnArray.length; i++) {
+    const fn = fnArray[i];
+    const args = argsArray[i] as unknown[];
+    if (fn === OPS.save) stack.push({ ctm, fill });
+    else if (fn === OPS.restore) ({ ctm, fill } = stack.pop() ?? { ctm, fill });
+    else if (fn === OPS.transform) ctm = mul(args as Matrix, ctm);
+    else if (fn === OPS.setFillRGBColor && typeof args[0] === 'string') fill = args[0];
+    else if (fn === OPS.constructPath) {
+      const paint = args[0] as number;
+      const data = (args[1] as unknown[])?.[0] as ArrayLike<number> | null;
+      if (!data) continue;
+      const stroked = STROKES.has(paint);
+      // White fills paint nothing visible on white paper, so they draw no grid.
+      const filled = FILLS.has(paint) && fill.toLowerCase() !== '#ffffff';
+      if (!stroked && !filled) continue;
+      const m = mul(ctm, viewport.transform as Matrix);
+      for (const sp of subpaths(data, m)) {
+        if (sp.curved) continue;
+        shapeRulings(sp.pts, sp.closed, stroked, filled, out, pageArea);
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,116 @@
+/**
+ * Words with boxes from a pdf.js text layer. pdf.js gives glyph runs (a string, a text matrix and
+ * an advance width); we place each run in page units through the viewport (which applies /Rotate
+ * and the crop box), split runs on spaces, and join runs that touch, because some producers emit
+ * one run per glyph and others one run per line with spaces inside.
+ */
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
+import type { Word } from '../types.js';
+
+type Matrix = [number, number, number, number, number, number];
+
+/** Two runs closer than this (× font size) are one word: kerning is under 0.1 em, a space ~0.25 em. */
+const JOIN_GAP_EM = 0.12;
+/** Glyph box above / below the baseline (× font size); typical Latin font metrics. */
+const ASCENT = 0.8;
+const DESCENT = 0.2;
+
+function apply(m: Matrix, x: number, y: number): [number, number] {
+  return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+}
+
+interface Piece {
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  size: number;
+  /** Baseline position across the writing direction and the advance direction (page units). */
+  base: number;
+  start: number;
+  end: number;
+  vertical: boolean;
+}
+
+/** Boxes of the whitespace-separated tokens of one run; glyph positions are interpolated by character count. */
+function piecesOf(item: TextItem, vp: Matrix): Piece[] {
+  const [a, b, c, d, e, f] = item.transform as Matrix;
+  const adv = Math.hypot(a, b);
+  const size = Math.hypot(c, d);
+  if (!(adv > 0) || !(size > 0) || !item.str) return [];
+  const ux = a / adv, uy = b / adv, vx = c / size, vy = d / size;
+  const chars = [...item.str];
+  const width = item.width;
+  const out: Piece[] = [];
+  let i = 0;
+  while (i < chars.length) {
+    while (i < chars.length && /\s/.test(chars[i])) i++;
+    if (i >= chars.length) break;
+    let j = i;
+    while (j < chars.length && !/\s/.test(chars[j])) j++;
+    const t0 = (width * i) / chars.length, t1 = (width * j) / chars.length;
+    const corners = [
+      [t0, -DESCENT * size], [t1, -DESCENT * size], [t0, ASCENT * size], [t1, ASCENT * size],
+    ].map(([t, s]) => apply(vp, e + ux * t + vx * s, f + uy * t + vy * s));
+    const xs = corners.map((p) => p[0]), ys = corners.map((p) => p[1]);
+    const [bx, by] = apply(vp, e, f);
+    const [dx, dy] = apply(vp, e + ux, f + uy);
+    const vertical = Math.abs(dy - by) > Math.abs(dx - bx);
+    const p0 = apply(vp, e + ux * t0, f + uy * t0), p1 = apply(vp, e + ux * t1, f + uy * t1);
+    out.push({
+      text: chars.slice(i, j).join(''),
+      x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys),
+      size,
+      base: vertical ? bx : by,
+      start: vertical ? Math.min(p0[1], p1[1]) : Math.min(p0[0], p1[0]),
+      end: vertical ? Math.max(p0[1], p1[1]) : Math.max(p0[0], p1[0]),
+      vertical,
+    });
+    i = j;
+  }
+  return out;
+}
+
+function joinable(w: Piece, p: Piece): boolean {
+  if (w.vertical !== p.vertical) return false;
+  const size = Math.max(w.size, p.size);
+  if (Math.abs(w.base - p.base) > 0.3 * size) return false;
+  const gap = p.start - w.end;
+  return gap > -0.3 * size && gap < JOIN_GAP_EM * size;
+}
+
+/** The words of `page` in page units (PDF points, origin top-left, rotation applied). */
+export async function pageWords(page: PDFPageProxy): Promise<Word[]> {
+  const viewport = page.getViewport({ scale: 1 });
+  const vp = viewport.transform as Matrix;
+  const content = await page.getTextContent({ includeMarkedContent: false, disableNormalization: false });
+  const words: Piece[] = [];
+  let open: Piece | null = null; // the word a touching run may extend
+  for (const raw of content.items) {
+    if (!('str' in raw)) continue;
+    const item = raw as TextItem;
+    const pieces = piecesOf(item, vp);
+    if (pieces.length === 0) {
+      if (/\s/.test(item.str) || item.hasEOL) open = null;
+      continue;
+    }
+    const leadingSpace = /^\s/.test(item.str);
+    pieces.forEach((p, k) => {
+      if (k === 0 && !leadingSpace && open && joinable(open, p)) {
+        open.text += p.text;
+        open.x0 = Math.min(open.x0, p.x0); open.y0 = Math.min(open.y0, p.y0);
+        open.x1 = Math.max(open.x1, p.x1); open.y1 = Math.max(open.y1, p.y1);
+        open.end = Math.max(open.end, p.end);
+      } else {
+        words.push(p);
+        open = p;
+      }
+    });
+    if (/\s$/.test(item.str) || item.hasEOL) open = null;
+  }
+  return words.map((w) => ({
+    text: w.text, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, size: w.size, confidence: null,
+  }));
+}
