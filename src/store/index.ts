@@ -11,8 +11,9 @@ export type * from './types.js';
 /** The Store for `config`, not yet migrated (serve, worker and `migrate` call `migrate()`). */
 export async function openStore(config: Config): Promise<Store> {
   if (config.databaseUrl) {
-    // Interim: the PostgreSQL adapter lands in the next commit.
-    throw new Error('PostgreSQL store not committed yet');
+    // Loaded lazily so embedded mode never loads `pg`.
+    const { PostgresStore } = await import('./postgres/store.js');
+    return PostgresStore.open(config.databaseUrl, config.dbSchema);
   }
   mkdirSync(config.dataDir, { recursive: true });
   return new SqliteStore(join(config.dataDir, 'tablemill.db'));

@@ -1,0 +1,88 @@
+/** SQL of the `batches` table (PostgreSQL). */
+import { deltaParams, type BatchDelta } from '../delta.js';
+import { BATCH_COLUMNS, toBatch } from '../rows.js';
+import type { BatchRecount, BatchRow } from '../types.js';
+import type { Q } from './pool.js';
+
+const one = (rows: Record<string, unknown>[]): BatchRow | null => (rows[0] ? toBatch(rows[0]) : null);
+
+export async function selectLiveBatch(q: Q, accountId: string, name: string, forUpdate = false): Promise<BatchRow | null> {
+  const sql = `SELECT ${BATCH_COLUMNS} FROM batches WHERE account_id = $1 AND name = $2 AND deleted_at IS NULL${forUpdate ? ' FOR UPDATE' : ''}`;
+  return one((await q.query(sql, [accountId, name])).rows);
+}
+
+export async function selectBatchById(q: Q, id: string): Promise<BatchRow | null> {
+  return one((await q.query(`SELECT ${BATCH_COLUMNS} FROM batches WHERE id = $1`, [id])).rows);
+}
+
+/** Creates the live batch of that name unless one exists (the partial unique index decides). */
+export async function insertBatchIfMissing(q: Q, b: { id: string; account_id: string; name: string; created_at: number }): Promise<BatchRow | null> {
+  const sql = `INSERT INTO batches (id, account_id, name, created_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (account_id, name) WHERE deleted_at IS NULL DO NOTHING RETURNING ${BATCH_COLUMNS}`;
+  return one((await q.query(sql, [b.id, b.account_id, b.name, b.created_at])).rows);
+}
+
+/** Applies a counter delta in one statement and returns the row after it (LEAST/GREATEST skip NULLs). */
+export async function bumpBatch(q: Q, id: string, d: BatchDelta): Promise<BatchRow> {
+  const p = deltaParams(id, d);
+  const sql = `UPDATE batches SET
+      queued = queued + $2, processing = processing + $3, succeeded = succeeded + $4,
+      failed = failed + $5, canceled = canceled + $6, document_count = document_count + $7,
+      min_started_at = LEAST(min_started_at, $8::bigint), max_completed_at = GREATEST(max_completed_at, $9::bigint)
+    WHERE id = $1 RETURNING ${BATCH_COLUMNS}`;
+  return toBatch((await q.query(sql, [p.id, p.dq, p.dp, p.ds, p.df, p.dc, p.dn, p.started, p.completed])).rows[0]);
+}
+
+export async function incrementRun(q: Q, id: string): Promise<BatchRow> {
+  return toBatch((await q.query(`UPDATE batches SET run = run + 1 WHERE id = $1 RETURNING ${BATCH_COLUMNS}`, [id])).rows[0]);
+}
+
+/** Marks the live batch deleted (taking its row lock first); null if there is none. */
+export async function markBatchDeleted(q: Q, accountId: string, name: string, now: number): Promise<BatchRow | null> {
+  const sql = `UPDATE batches SET deleted_at = $3 WHERE account_id = $1 AND name = $2 AND deleted_at IS NULL RETURNING ${BATCH_COLUMNS}`;
+  return one((await q.query(sql, [accountId, name, now])).rows);
+}
+
+/** After a document row is removed: the span is recomputed from what remains (one indexed scan). */
+export async function recomputeSpan(q: Q, id: string): Promise<BatchRow> {
+  const sql = `UPDATE batches SET
+      min_started_at = (SELECT min(started_at) FROM documents WHERE batch_id = $1),
+      max_completed_at = (SELECT max(completed_at) FROM documents WHERE batch_id = $1)
+    WHERE id = $1 RETURNING ${BATCH_COLUMNS}`;
+  return toBatch((await q.query(sql, [id])).rows[0]);
+}
+
+/** Live batches of an account, newest first, after the (created_at, id) position if given. */
+export async function selectLiveBatchesPage(q: Q, accountId: string, after: { created_at: number; id: string } | null, limit: number): Promise<BatchRow[]> {
+  const { rows } = after
+    ? await q.query(
+        `SELECT ${BATCH_COLUMNS} FROM batches WHERE account_id = $1 AND deleted_at IS NULL AND (created_at, id) < ($2, $3)
+         ORDER BY created_at DESC, id DESC LIMIT $4`,
+        [accountId, after.created_at, after.id, limit],
+      )
+    : await q.query(`SELECT ${BATCH_COLUMNS} FROM batches WHERE account_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT $2`, [accountId, limit]);
+  return rows.map(toBatch);
+}
+
+/** The counters recomputed from the documents (a full scan of the batch). */
+export async function recountBatchRow(q: Q, id: string): Promise<BatchRecount> {
+  const r = (
+    await q.query(
+      `SELECT
+         count(*) FILTER (WHERE state = 'uploaded' OR (state = 'pending' AND started_at IS NULL)) AS queued,
+         count(*) FILTER (WHERE state = 'leased' OR (state = 'pending' AND started_at IS NOT NULL)) AS processing,
+         count(*) FILTER (WHERE state = 'succeeded') AS succeeded,
+         count(*) FILTER (WHERE state = 'failed') AS failed,
+         count(*) FILTER (WHERE state = 'canceled') AS canceled,
+         count(*) AS document_count, min(started_at) AS min_started_at, max(completed_at) AS max_completed_at
+       FROM documents WHERE batch_id = $1`,
+      [id],
+    )
+  ).rows[0];
+  return {
+    counts: { queued: Number(r.queued), processing: Number(r.processing), succeeded: Number(r.succeeded), failed: Number(r.failed), canceled: Number(r.canceled) },
+    document_count: Number(r.document_count),
+    min_started_at: r.min_started_at === null ? null : Number(r.min_started_at),
+    max_completed_at: r.max_completed_at === null ? null : Number(r.max_completed_at),
+  };
+}

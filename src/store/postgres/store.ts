@@ -1,0 +1,218 @@
+/** The Store on PostgreSQL (cluster mode): a `pg` Pool, one transaction per transition. */
+import type pg from 'pg';
+import { isAllDone } from '../../domain/batch.js';
+import { newId } from '../../domain/names.js';
+import { publicStatus } from '../../domain/status.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
+import { move } from '../delta.js';
+import { toClaimed } from '../rows.js';
+import type { Account, BatchEvent, BatchRecount, BatchRow, ClaimedDocument, DocumentOutcome, DocumentResultRow, DocumentRow, NewDocument, Page, Store } from '../types.js';
+import * as accounts from './accounts.js';
+import * as batches from './batches.js';
+import * as documents from './documents.js';
+import * as events from './events.js';
+import { WorkListener } from './listener.js';
+import { migratePostgres } from './migrate.js';
+import { clientConfig, openPool, transaction, type Q } from './pool.js';
+import * as queue from './queue.js';
+
+/** Cluster-mode Store. `pool` and `tx` are for sibling modules in src/store/postgres/ (and the PG blob store). */
+export class PostgresStore implements Store {
+  private readonly listener: WorkListener;
+
+  private constructor(
+    readonly pool: pg.Pool,
+    readonly schema: string | null,
+    url: string,
+  ) {
+    this.listener = new WorkListener(clientConfig(url, schema));
+  }
+
+  /** Opens the pool on `url`, with every table in `schema` (created if missing). */
+  static async open(url: string, schema: string | null, opts: { max?: number } = {}): Promise<PostgresStore> {
+    return new PostgresStore(await openPool(url, schema, opts.max), schema, url);
+  }
+
+  /** Runs `fn` in one transaction on one client (retried on deadlock). */
+  tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    return transaction(this.pool, fn);
+  }
+
+  async migrate(): Promise<void> {
+    await migratePostgres(this.pool, this.schema);
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    await this.listener.close();
+    await this.pool.end();
+  }
+
+  async getOrCreateAccount(name: string, now: number): Promise<Account> {
+    return accounts.upsertAccount(this.pool, { id: newId('acc'), name, created_at: now });
+  }
+
+  async createApiKey(accountId: string, keyHash: string, now: number): Promise<void> {
+    await accounts.insertApiKey(this.pool, { id: newId('key'), account_id: accountId, key_hash: keyHash, created_at: now });
+  }
+
+  async findAccountByKeyHash(keyHash: string): Promise<Account | null> {
+    return accounts.selectAccountByKeyHash(this.pool, keyHash);
+  }
+
+  async insertDocuments(accountId: string, batchName: string, docs: NewDocument[], now: number): Promise<{ batch: BatchRow; documents: DocumentRow[] }> {
+    return this.tx(async (c) => {
+      // The batch row lock orders this upload against deleteBatch/submitBatch of the same name.
+      let batch: BatchRow | null = null;
+      for (let i = 0; i < 3 && !batch; i++) {
+        batch = (await batches.selectLiveBatch(c, accountId, batchName, true)) ?? (await batches.insertBatchIfMissing(c, { id: newId('bat'), account_id: accountId, name: batchName, created_at: now }));
+      }
+      if (!batch) throw new Error(`could not create or lock batch ${batchName}`);
+      const rows = await documents.insertUploaded(c, accountId, batch.id, batch.name, docs, now);
+      if (docs.length) batch = await batches.bumpBatch(c, batch.id, { counts: move(null, 'queued', docs.length), documents: docs.length });
+      return { batch, documents: rows };
+    });
+  }
+
+  async submitBatch(accountId: string, batchName: string, _now: number): Promise<{ submitted: number; batch: BatchRow } | null> {
+    const out = await this.tx(async (c) => {
+      const batch = await batches.selectLiveBatch(c, accountId, batchName, true);
+      if (!batch) return null;
+      const submitted = await documents.submitUploaded(c, batch.id);
+      if (!submitted) return { submitted, batch };
+      await queue.notifyWork(c);
+      return { submitted, batch: await batches.incrementRun(c, batch.id) };
+    });
+    if (out?.submitted) this.listener.wake();
+    return out;
+  }
+
+  async getBatch(accountId: string, batchName: string): Promise<BatchRow | null> {
+    return batches.selectLiveBatch(this.pool, accountId, batchName);
+  }
+
+  async getBatchById(accountId: string, batchId: string): Promise<BatchRow | null> {
+    const b = await batches.selectBatchById(this.pool, batchId);
+    return b && b.account_id === accountId ? b : null;
+  }
+
+  async listBatches(accountId: string, opts: { cursor: string | null; limit: number }): Promise<Page<BatchRow>> {
+    const after = opts.cursor ? decodeCursor('b', opts.cursor, ['number', 'string']) : null;
+    const rows = await batches.selectLiveBatchesPage(this.pool, accountId, after ? { created_at: after[0] as number, id: after[1] as string } : null, opts.limit + 1);
+    const items = rows.slice(0, opts.limit);
+    const last = items[items.length - 1];
+    return { items, next_cursor: rows.length > opts.limit ? encodeCursor('b', [last.created_at, last.id]) : null };
+  }
+
+  async deleteBatch(accountId: string, batchName: string, now: number): Promise<BatchRow | null> {
+    return this.tx(async (c) => {
+      const batch = await batches.markBatchDeleted(c, accountId, batchName, now);
+      if (!batch) return null;
+      const n = await documents.cancelNotStarted(c, batch.id, now);
+      // A deleted batch sends no webhook (nobody can read it by name any more).
+      return n ? batches.bumpBatch(c, batch.id, { counts: move('queued', 'canceled', n), completedAt: now }) : batch;
+    });
+  }
+
+  async getDocument(accountId: string, id: string): Promise<DocumentRow | null> {
+    return documents.selectDocument(this.pool, accountId, id);
+  }
+
+  async getDocumentResult(accountId: string, id: string): Promise<DocumentResultRow | null> {
+    return documents.selectDocumentResult(this.pool, accountId, id);
+  }
+
+  async listBatchResults(accountId: string, batchId: string, opts: { cursor: string | null; limit: number }): Promise<Page<DocumentResultRow>> {
+    const after = opts.cursor ? (decodeCursor('r', opts.cursor, ['number'])[0] as number) : 0;
+    const rows = await documents.selectResultsPage(this.pool, accountId, batchId, after, opts.limit + 1);
+    const page = rows.slice(0, opts.limit);
+    const next = rows.length > opts.limit ? encodeCursor('r', [page[page.length - 1].seq]) : null;
+    return { items: page.map(({ seq: _seq, ...doc }) => doc), next_cursor: next };
+  }
+
+  async deleteDocument(accountId: string, id: string, now: number): Promise<{ outcome: 'canceled' | 'deleted' | 'conflict'; blob_key: string } | null> {
+    return this.tx(async (c) => {
+      const doc = await documents.selectDocument(c, accountId, id, true);
+      if (!doc) return null;
+      const status = publicStatus(doc.state, doc.started_at !== null);
+      if (status === 'queued' && (await documents.cancelOne(c, id, now))) {
+        await this.afterTransition(c, await batches.bumpBatch(c, doc.batch_id, { counts: move('queued', 'canceled'), completedAt: now }), now);
+        return { outcome: 'canceled' as const, blob_key: doc.blob_key };
+      }
+      if (status !== 'queued' && status !== 'processing' && (await documents.deleteTerminal(c, id))) {
+        await batches.bumpBatch(c, doc.batch_id, { counts: move(status, null), documents: -1 });
+        await batches.recomputeSpan(c, doc.batch_id);
+        return { outcome: 'deleted' as const, blob_key: doc.blob_key };
+      }
+      return { outcome: 'conflict' as const, blob_key: doc.blob_key };
+    });
+  }
+
+  async claimDocuments(limit: number, leaseMs: number, now: number): Promise<ClaimedDocument[]> {
+    if (limit <= 0) return [];
+    return this.tx(async (c) => {
+      const rows = await queue.claimPending(c, limit, now + leaseMs, now);
+      // attempts = 1 is a first claim: public queued → processing. Batch rows are locked in id
+      // order so concurrent claimers spanning the same batches cannot deadlock.
+      const firsts = new Map<string, number>();
+      for (const r of rows) if (Number(r.attempts) === 1) firsts.set(r.batch_id as string, (firsts.get(r.batch_id as string) ?? 0) + 1);
+      for (const batchId of [...firsts.keys()].sort()) {
+        await batches.bumpBatch(c, batchId, { counts: move('queued', 'processing', firsts.get(batchId)), startedAt: now });
+      }
+      return rows.map(toClaimed);
+    });
+  }
+
+  async renewLease(id: string, attempt: number, leaseMs: number, now: number): Promise<boolean> {
+    return queue.renewLeased(this.pool, id, attempt, now + leaseMs);
+  }
+
+  async completeDocument(id: string, attempt: number, outcome: DocumentOutcome, now: number): Promise<boolean> {
+    return this.tx(async (c) => {
+      const batchId = await queue.completeLeased(c, id, attempt, outcome, now);
+      if (!batchId) return false;
+      if (outcome.status === 'succeeded') await documents.insertResult(c, id, outcome.result_json);
+      await this.afterTransition(c, await batches.bumpBatch(c, batchId, { counts: move('processing', outcome.status), completedAt: now }), now);
+      return true;
+    });
+  }
+
+  /** Under a transaction-scoped advisory lock: when several processes reap, one does the work. */
+  async reapExpiredLeases(maxAttempts: number, now: number): Promise<{ requeued: number; failed: number }> {
+    const out = await this.tx(async (c) => {
+      if (!(await queue.tryReaperLock(c, this.schema))) return { requeued: 0, failed: 0 };
+      const rows = await queue.reapExpired(c, maxAttempts, now);
+      const failedByBatch = new Map<string, number>();
+      for (const r of rows) if (r.state === 'failed') failedByBatch.set(r.batch_id, (failedByBatch.get(r.batch_id) ?? 0) + 1);
+      for (const batchId of [...failedByBatch.keys()].sort()) {
+        const n = failedByBatch.get(batchId) as number;
+        await this.afterTransition(c, await batches.bumpBatch(c, batchId, { counts: move('processing', 'failed', n), completedAt: now }), now);
+      }
+      const failed = [...failedByBatch.values()].reduce((a, b) => a + b, 0);
+      if (rows.length > failed) await queue.notifyWork(c);
+      return { requeued: rows.length - failed, failed };
+    });
+    if (out.requeued) this.listener.wake();
+    return out;
+  }
+
+  waitForWork(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.listener.wait(ms, signal);
+  }
+
+  async listBatchEvents(batchId: string): Promise<BatchEvent[]> {
+    return events.selectBatchEvents(this.pool, batchId);
+  }
+
+  async recountBatch(batchId: string): Promise<BatchRecount | null> {
+    return (await batches.selectBatchById(this.pool, batchId)) ? batches.recountBatchRow(this.pool, batchId) : null;
+  }
+
+  /** The outbox hook: a transition that leaves a live batch all_done writes its run's event. */
+  private async afterTransition(q: Q, batch: BatchRow, now: number): Promise<void> {
+    if (batch.deleted_at === null && isAllDone(batch.counts)) await events.insertBatchCompleted(q, newId('evt'), batch, now);
+  }
+}
