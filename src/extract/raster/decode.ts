@@ -95,24 +95,22 @@ export async function readHeader(bytes: Uint8Array, type: SniffedType, opts: Ext
   return { format, pages };
 }
 
-/** Work at most this many pixels on the long side: ~300 dpi A4 (3508), beyond it OCR gains nothing. */
-const MAX_LONG_SIDE = 3600;
-/** Bring small photos up to this long side: below ~1600 px an A4 page has x-heights under 10 px. */
-const MIN_LONG_SIDE = 2000;
-/** Never enlarge more than this: upscaling invents no detail, it only costs time. */
-const MAX_UPSCALE = 2.5;
+/**
+ * Decode at most this many pixels on the long side (≈ 300 dpi A4 is 3508): beyond it OCR gains
+ * nothing and the per-page buffers (grey, ink, labels) grow to hundreds of MB for 50 MP photos.
+ * The text-size step (page.ts) then picks the final working resolution.
+ */
+export const MAX_LONG_SIDE = 3600;
 
-/** Working scale (working pixels per original pixel) for a page of this size. */
+/** Decoding scale (decoded pixels per original pixel) for a page of this size: only ever down. */
 export function workingScale(width: number, height: number): number {
   const long = Math.max(width, height);
-  if (long > MAX_LONG_SIDE) return MAX_LONG_SIDE / long;
-  if (long < MIN_LONG_SIDE) return Math.min(MAX_UPSCALE, MIN_LONG_SIDE / long);
-  return 1;
+  return long > MAX_LONG_SIDE ? MAX_LONG_SIDE / long : 1;
 }
 
 /**
  * Decodes page `index` (0-based) of an image whose header `readHeader` accepted: EXIF orientation
- * applied, one grey channel, scaled by `workingScale`. `limitInputPixels` is the second guard,
+ * applied, one grey channel, scaled down by `workingScale` when huge. `limitInputPixels` is the second guard,
  * `failOn: 'truncated'` turns a cut-off file into corrupt_file instead of a grey half page.
  */
 export async function decodePage(bytes: Uint8Array, header: ImageHeader, index: number, opts: ExtractOptions): Promise<{ image: GrayImage; scale: number }> {
@@ -133,7 +131,7 @@ export async function decodePage(bytes: Uint8Array, header: ImageHeader, index: 
         width: Math.max(1, Math.round(page.width * scale)),
         height: Math.max(1, Math.round(page.height * scale)),
         fit: 'fill',
-        kernel: scale < 1 ? 'lanczos3' : 'cubic',
+        kernel: 'lanczos3',
       });
     }
     const { data, info } = await pipe.extractChannel(0).raw().toBuffer({ resolveWithObject: true });

@@ -131,6 +131,16 @@ function cropGray(img: GrayImage, left: number, top: number, w: number, h: numbe
   return { data: out, width: w, height: h };
 }
 
+/** Resamples a grey image to `width`×`height` (Lanczos down, bicubic up). */
+export async function resizeGray(img: GrayImage, width: number, height: number): Promise<GrayImage> {
+  const { data, info } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: 1 } })
+    .resize({ width, height, fit: 'fill', kernel: width < img.width ? 'lanczos3' : 'cubic' })
+    .extractChannel(0)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+}
+
 /** A binary PGM (P5) file of the image. */
 export function toPgm(img: GrayImage): Buffer {
   const head = Buffer.from(`P5\n${img.width} ${img.height}\n255\n`, 'latin1');

@@ -1,0 +1,72 @@
+/**
+ * How big the text on a page is, in pixels: the median height of glyph-sized connected
+ * components of ink. The raster path scales each page so that this lands where Tesseract reads
+ * best, instead of trusting a stated resolution that phones and screenshots get wrong.
+ */
+import type { BinaryImage } from './gray.js';
+
+/**
+ * Target median glyph height in working pixels: 10 pt text at 300 dpi (x-height ≈ 21 px, capitals
+ * ≈ 29 px) gives ≈ 24; Tesseract's LSTM models are trained on text of that size.
+ */
+export const TARGET_GLYPH_HEIGHT = 24;
+
+/** Median height of glyph-like components (4..200 px high, not much wider than 3× their height), or null. */
+export function medianGlyphHeight(img: BinaryImage): number | null {
+  const { width: w, height: h, data } = img;
+  const labels = new Int32Array(w * h);
+  const parent: number[] = [0];
+  const find = (a: number): number => {
+    while (parent[a] !== a) {
+      parent[a] = parent[parent[a]];
+      a = parent[a];
+    }
+    return a;
+  };
+  // First pass of two-pass labelling (4-connectivity), union-find on label equivalences.
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      if (!data[i]) continue;
+      const up = y > 0 ? labels[i - w] : 0;
+      const left = x > 0 ? labels[i - 1] : 0;
+      if (up && left) {
+        const a = find(up);
+        const b = find(left);
+        labels[i] = Math.min(a, b);
+        if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
+      } else if (up || left) labels[i] = up || left;
+      else {
+        labels[i] = parent.length;
+        parent.push(parent.length);
+      }
+    }
+  }
+  const n = parent.length;
+  const minY = new Int32Array(n).fill(h);
+  const maxY = new Int32Array(n).fill(-1);
+  const minX = new Int32Array(n).fill(w);
+  const maxX = new Int32Array(n).fill(-1);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const l = labels[y * w + x];
+      if (!l) continue;
+      const r = find(l);
+      if (y < minY[r]) minY[r] = y;
+      if (y > maxY[r]) maxY[r] = y;
+      if (x < minX[r]) minX[r] = x;
+      if (x > maxX[r]) maxX[r] = x;
+    }
+  }
+  const heights: number[] = [];
+  for (let r = 1; r < n; r++) {
+    if (maxY[r] < 0 || find(r) !== r) continue;
+    const ch = maxY[r] - minY[r] + 1;
+    const cw = maxX[r] - minX[r] + 1;
+    if (ch >= 4 && ch <= 200 && cw <= 3 * ch) heights.push(ch);
+  }
+  // Fewer than 30 glyphs is a photo or a blank page: nothing to measure.
+  if (heights.length < 30) return null;
+  heights.sort((a, b) => a - b);
+  return heights[Math.floor(heights.length / 2)];
+}
