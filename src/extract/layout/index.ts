@@ -16,11 +16,14 @@ const inside = (w: Word, b: BBox) => {
   return cx >= b[0] && cx <= b[2] && cy >= b[1] && cy <= b[3];
 };
 
+const rotated = (w: Word) => w.text.length >= 2 && w.y1 - w.y0 > 1.5 * (w.x1 - w.x0);
+
 /** Tables of one page, top to bottom. Works on any `PageLayout` (text layer or OCR). */
 export function detectTables(layout: PageLayout): Table[] {
   const rulings = mergeRulings(layout.rulings);
   const lattice = latticeTables(layout.page, rulings, layout.words);
-  const rest = layout.words.filter((w) => !lattice.some((t) => inside(w, t.box)));
+  // Rotated words (axis titles of charts, vertical column labels) are not rows of a stream table.
+  const rest = layout.words.filter((w) => !lattice.some((t) => inside(w, t.box)) && !rotated(w));
   const tables = [...lattice.map((t) => t.table)];
   for (const block of tableBlocks(textLines(rest))) {
     const t = streamTable(layout.page, block);

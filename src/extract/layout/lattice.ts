@@ -6,6 +6,7 @@
 import type { BBox, Ruling, Table, Word } from '../types.js';
 import type { Rulings } from './rulings.js';
 import { buildTable, isNumeric, type PlacedCell } from './grid.js';
+import { median, textLines } from './lines.js';
 
 /** Lines within this distance (page units) touch: pens overshoot or stop short by ~1–2 pt. */
 const TOUCH = 3;
@@ -57,10 +58,30 @@ function components(r: Rulings): { h: Ruling[]; v: Ruling[] }[] {
   return [...groups.values()].filter((g) => g.h.length >= 2 && g.v.length >= 2);
 }
 
+/**
+ * Removes grid positions that cut off a strip thinner than `min` holding no word: inset cell
+ * backgrounds draw edges a few points inside the rules (eu-008's header boxes sit 5 pt in).
+ */
+function dropThinStrips(edges: number[], centres: number[], min: number): void {
+  for (let k = 1; k < edges.length; ) {
+    const thin = edges[k] - edges[k - 1] < min && !centres.some((c) => c > edges[k - 1] && c < edges[k]);
+    if (!thin || edges.length <= 2) { k++; continue; }
+    // Keep the outer edges of the grid; drop the inner one of the pair.
+    edges.splice(k === edges.length - 1 ? k - 1 : k, 1);
+  }
+}
+
+interface Group { r0: number; c0: number; r1: number; c1: number; words: Word[] }
+
 /** One grid from one component, or null when it is not a table (too small, empty). */
-function gridTable(page: number, comp: { h: Ruling[]; v: Ruling[] }, words: Word[]): { table: Table; box: BBox } | null {
+function gridTable(page: number, ruled: { h: Ruling[]; v: Ruling[] }, words: Word[]): { table: Table; box: BBox } | null {
+  const comp = { h: [...ruled.h, ...virtualRows(ruled, words)], v: ruled.v };
   const xs = cluster([...comp.v.map((l) => l.x0), Math.min(...comp.h.map((l) => l.x0)), Math.max(...comp.h.map((l) => l.x1))]);
   const ys = cluster([...comp.h.map((l) => l.y0), Math.min(...comp.v.map((l) => l.y0)), Math.max(...comp.v.map((l) => l.y1))]);
+  const inBox = words.filter((w) => (w.x0 + w.x1) / 2 > xs[0] && (w.x0 + w.x1) / 2 < xs[xs.length - 1] && (w.y0 + w.y1) / 2 > ys[0] && (w.y0 + w.y1) / 2 < ys[ys.length - 1]);
+  const size = median(inBox.map((w) => w.size)) || 8;
+  dropThinStrips(xs, inBox.map((w) => (w.x0 + w.x1) / 2), 0.8 * size);
+  dropThinStrips(ys, inBox.map((w) => (w.y0 + w.y1) / 2), 0.5 * size);
   const nCols = xs.length - 1, nRows = ys.length - 1;
   if (nCols < 2 || nRows < 2) return null;
   const near = (lines: Ruling[], pos: number, key: 'x0' | 'y0', a: 'y0' | 'x0', b: 'y1' | 'x1') =>
@@ -75,7 +96,7 @@ function gridTable(page: number, comp: { h: Ruling[]; v: Ruling[] }, words: Word
     const segs = near(comp.h, ys[r], 'y0', 'x0', 'x1');
     for (let c = 0; c < nCols; c++) if (coverage(segs, xs[c], xs[c + 1]) < COVER) parent[find(r * nCols + c)] = find((r - 1) * nCols + c);
   }
-  const groups = new Map<number, { r0: number; c0: number; r1: number; c1: number; words: Word[] }>();
+  const groups = new Map<number, Group>();
   for (let r = 0; r < nRows; r++) {
     for (let c = 0; c < nCols; c++) {
       const root = find(r * nCols + c);
@@ -97,7 +118,7 @@ function gridTable(page: number, comp: { h: Ruling[]; v: Ruling[] }, words: Word
   }
   const placed: PlacedCell[] = [];
   const taken = new Set<string>();
-  for (const g of [...groups.values()].sort((a, b) => a.r0 - b.r0 || a.c0 - b.c0)) {
+  for (const g of splitUnruledSpans([...groups.values()], xs)) {
     if (taken.has(`${g.r0},${g.c0}`)) {
       // A non-rectangular merge (rare): its words join the cell already covering the spot.
       continue;
@@ -115,6 +136,55 @@ function gridTable(page: number, comp: { h: Ruling[]; v: Ruling[] }, words: Word
   const headerRows = firstNumericRow(placed, nRows);
   const table = buildTable(page, placed, xs, ys, headerRows);
   return { table, box: [xs[0], ys[0], xs[nCols], ys[nRows]] };
+}
+
+/**
+ * Rows ruled but columns not (rules between rows only, verticals in the header): a merged cell
+ * whose chunks each sit inside one grid column is really one cell per column, split back.
+ * A chunk crossing a grid boundary (a spanning header) keeps the cell merged.
+ */
+function splitUnruledSpans(groups: Group[], xs: number[]): Group[] {
+  const out: Group[] = [];
+  for (const g of groups) {
+    if (g.c1 === g.c0 || g.words.length < 2) { out.push(g); continue; }
+    const colOf = (x: number) => { for (let k = g.c0; k <= g.c1; k++) if (x < xs[k + 1]) return k; return g.c1; };
+    const chunks = textLines(g.words).flatMap((l) => l.chunks);
+    const inOne = chunks.every((c) => colOf(c.x0 + 0.5) === colOf(c.x1 - 0.5));
+    const cols = new Set(chunks.map((c) => colOf(c.x0 + 0.5)));
+    if (!inOne || cols.size < 2) { out.push(g); continue; }
+    for (let c = g.c0; c <= g.c1; c++) {
+      out.push({ r0: g.r0, r1: g.r1, c0: c, c1: c, words: chunks.filter((ch) => colOf(ch.x0 + 0.5) === c).flatMap((ch) => ch.words) });
+    }
+  }
+  return out.sort((a, b) => a.r0 - b.r0 || a.c0 - b.c0);
+}
+
+/**
+ * Columns ruled but rows not (one tall band holding many text lines): when at least two
+ * columns hold three or more lines of the band, the lines are rows; virtual rules go between them.
+ * Three, because a header cell of two lines ("to air / kg/year") is common and is one cell.
+ */
+function virtualRows(comp: { h: Ruling[]; v: Ruling[] }, words: Word[]): Ruling[] {
+  const xs = cluster([...comp.v.map((l) => l.x0), Math.min(...comp.h.map((l) => l.x0)), Math.max(...comp.h.map((l) => l.x1))]);
+  const ys = cluster([...comp.h.map((l) => l.y0), Math.min(...comp.v.map((l) => l.y0)), Math.max(...comp.v.map((l) => l.y1))]);
+  const out: Ruling[] = [];
+  for (let r = 0; r + 1 < ys.length; r++) {
+    const band = words.filter((w) => { const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2; return cy > ys[r] && cy < ys[r + 1] && cx > xs[0] && cx < xs[xs.length - 1]; });
+    const lines = textLines(band);
+    if (lines.length < 3) continue;
+    let tall = 0;
+    for (let c = 0; c + 1 < xs.length; c++) {
+      const n = lines.filter((l) => l.words.some((w) => (w.x0 + w.x1) / 2 > xs[c] && (w.x0 + w.x1) / 2 < xs[c + 1])).length;
+      if (n >= 3) tall++;
+    }
+    if (tall < 2) continue;
+    for (let k = 1; k < lines.length; k++) {
+      if (lines[k].y0 < lines[k - 1].y1) continue;
+      const y = (lines[k - 1].y1 + lines[k].y0) / 2;
+      out.push({ x0: xs[0], y0: y, x1: xs[xs.length - 1], y1: y });
+    }
+  }
+  return out;
 }
 
 /** Rows above the first one with a numeric cell outside the first column (at most half the table). */
