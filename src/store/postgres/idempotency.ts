@@ -13,7 +13,7 @@ type Raw = Record<string, unknown>;
 export class PostgresIdempotencyStore implements IdempotencyStore {
   constructor(private readonly pool: Pool) {}
 
-  async beginIdempotent(scope: string, key: string, requestHash: string, now: number, lockMs: number, ttlMs: number): Promise<IdempotencyBegin> {
+  async beginIdempotent(scope: string, key: string, requestHash: string | null, now: number, lockMs: number, ttlMs: number): Promise<IdempotencyBegin> {
     return inTransaction(this.pool, async (c): Promise<IdempotencyBegin> => {
       // Insert-or-nothing first: the winner of a race owns the key without reading it.
       const ins = await c.query(
@@ -23,13 +23,17 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
       );
       if ((ins.rowCount ?? 0) > 0) return { state: 'started' };
       const r = (await c.query('SELECT * FROM idempotency_keys WHERE scope = $1 AND key = $2 FOR UPDATE', [scope, key])).rows[0] as Raw;
-      const expired = Number(r.expires_at) <= now;
-      if (!expired) {
-        if (r.request_hash !== requestHash) return { state: 'mismatch' };
+      if (Number(r.expires_at) > now) {
         if (r.status !== null) {
-          return { state: 'replay', status: Number(r.status), headers: JSON.parse(r.response_headers as string), body: r.response_body as string };
+          return {
+            state: 'done',
+            request_hash: r.request_hash as string,
+            status: Number(r.status),
+            headers: JSON.parse(r.response_headers as string),
+            body: r.response_body as string,
+          };
         }
-        if (Number(r.locked_until) > now) return { state: 'in_progress' };
+        if (Number(r.locked_until) > now) return { state: 'in_progress', request_hash: (r.request_hash as string | null) ?? null };
         // Unfinished and its lock ran out: the process that held it is gone; take over.
       }
       await c.query(
@@ -41,13 +45,14 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     });
   }
 
-  async completeIdempotent(scope: string, key: string, status: number, headers: Record<string, string>, body: string): Promise<void> {
-    await this.pool.query('UPDATE idempotency_keys SET status = $1, response_headers = $2, response_body = $3 WHERE scope = $4 AND key = $5', [
+  async completeIdempotent(scope: string, key: string, requestHash: string, status: number, headers: Record<string, string>, body: string): Promise<void> {
+    await this.pool.query('UPDATE idempotency_keys SET status = $1, response_headers = $2, response_body = $3, request_hash = $6 WHERE scope = $4 AND key = $5', [
       status,
       JSON.stringify(headers),
       body,
       scope,
       key,
+      requestHash,
     ]);
   }
 

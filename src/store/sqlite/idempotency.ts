@@ -11,16 +11,20 @@ type Raw = Record<string, unknown>;
 export class SqliteIdempotencyStore implements IdempotencyStore {
   constructor(private readonly db: Db) {}
 
-  async beginIdempotent(scope: string, key: string, requestHash: string, now: number, lockMs: number, ttlMs: number): Promise<IdempotencyBegin> {
+  async beginIdempotent(scope: string, key: string, requestHash: string | null, now: number, lockMs: number, ttlMs: number): Promise<IdempotencyBegin> {
     const tx = this.db.transaction((): IdempotencyBegin => {
       const r = prepared(this.db, 'SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?').get(scope, key) as Raw | undefined;
-      const fresh = !r || Number(r.expires_at) <= now;
-      if (!fresh) {
-        if (r.request_hash !== requestHash) return { state: 'mismatch' };
+      if (r && Number(r.expires_at) > now) {
         if (r.status !== null) {
-          return { state: 'replay', status: Number(r.status), headers: JSON.parse(r.response_headers as string), body: r.response_body as string };
+          return {
+            state: 'done',
+            request_hash: r.request_hash as string,
+            status: Number(r.status),
+            headers: JSON.parse(r.response_headers as string),
+            body: r.response_body as string,
+          };
         }
-        if (Number(r.locked_until) > now) return { state: 'in_progress' };
+        if (Number(r.locked_until) > now) return { state: 'in_progress', request_hash: (r.request_hash as string | null) ?? null };
         // Still unfinished but its lock ran out: the process that held it is gone; take over.
       }
       prepared(
@@ -34,8 +38,9 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     return tx.immediate();
   }
 
-  async completeIdempotent(scope: string, key: string, status: number, headers: Record<string, string>, body: string): Promise<void> {
-    prepared(this.db, 'UPDATE idempotency_keys SET status = ?, response_headers = ?, response_body = ? WHERE scope = ? AND key = ?').run(
+  async completeIdempotent(scope: string, key: string, requestHash: string, status: number, headers: Record<string, string>, body: string): Promise<void> {
+    prepared(this.db, 'UPDATE idempotency_keys SET request_hash = ?, status = ?, response_headers = ?, response_body = ? WHERE scope = ? AND key = ?').run(
+      requestHash,
       status,
       JSON.stringify(headers),
       body,

@@ -3,7 +3,7 @@
 CREATE TABLE idempotency_keys (
   scope TEXT NOT NULL,
   key TEXT NOT NULL,
-  request_hash TEXT NOT NULL,
+  request_hash TEXT, -- null until known (a multipart upload's files are hashed as they stream)
   status INTEGER,
   response_headers TEXT,
   response_body TEXT,
