@@ -162,7 +162,8 @@ function splitUnruledSpans(groups: Group[], xs: number[]): Group[] {
 /**
  * Columns ruled but rows not (one tall band holding many text lines): when at least two
  * columns hold three or more lines of the band, the lines are rows; virtual rules go between them.
- * Three, because a header cell of two lines ("to air / kg/year") is common and is one cell.
+ * Three, because a header cell of two lines ("to air / kg/year") is common and is one cell;
+ * and most lines must carry numbers, because wrapped header cells run to five lines (eu-003).
  */
 function virtualRows(comp: { h: Ruling[]; v: Ruling[] }, words: Word[]): Ruling[] {
   const xs = cluster([...comp.v.map((l) => l.x0), Math.min(...comp.h.map((l) => l.x0)), Math.max(...comp.h.map((l) => l.x1))]);
@@ -177,7 +178,9 @@ function virtualRows(comp: { h: Ruling[]; v: Ruling[] }, words: Word[]): Ruling[
       const n = lines.filter((l) => l.words.some((w) => (w.x0 + w.x1) / 2 > xs[c] && (w.x0 + w.x1) / 2 < xs[c + 1])).length;
       if (n >= 3) tall++;
     }
-    if (tall < 2) continue;
+    // Data rows, not a wrapped header: most lines of the band carry a number.
+    const withNumbers = lines.filter((l) => l.words.some((w) => isNumeric(w.text))).length;
+    if (tall < 2 || withNumbers < lines.length / 2) continue;
     for (let k = 1; k < lines.length; k++) {
       if (lines[k].y0 < lines[k - 1].y1) continue;
       const y = (lines[k - 1].y1 + lines[k].y0) / 2;
