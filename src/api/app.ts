@@ -15,6 +15,8 @@ import { docsRoutes } from './routes/docs.js';
 import { documentRoutes } from './routes/documents.js';
 import { healthRoutes } from './routes/health.js';
 import { uploadRoutes } from './routes/upload.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import { webhookDispatcherHooks } from '../webhooks/plugin.js';
 
 const UPLOAD_PATH = '/v1/batches/{batch_name}/documents';
 
@@ -77,6 +79,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     transformObject: (input) => describeUpload((input as { openapiObject: Record<string, any> }).openapiObject) as any,
   });
 
+  webhookDispatcherHooks(app, deps);
   await app.register(healthRoutes(deps));
   await app.register(docsRoutes());
   await app.register(
@@ -85,6 +88,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
       await v1.register(uploadRoutes(deps));
       await v1.register(batchRoutes(deps));
       await v1.register(documentRoutes(deps));
+      await v1.register(webhookRoutes(deps));
     },
     { prefix: '/v1' },
   );
