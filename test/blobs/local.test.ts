@@ -1,0 +1,42 @@
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { LocalBlobStore } from '../../src/blobs/local.js';
+import { blobContract } from './contract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tablemill-blobs-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Every file under the blob folder, temp files included. */
+function files(): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+}
+
+blobContract('local folder', {
+  async open() {
+    return new LocalBlobStore(dir);
+  },
+  async leftovers() {
+    return files().length;
+  },
+});
+
+it('removeStaleTemp removes only old temp files of killed puts', async () => {
+  const s = new LocalBlobStore(dir);
+  const kept = await s.put((async function* () { yield new Uint8Array([1, 2, 3]); })());
+  mkdirSync(join(dir, 'ab'), { recursive: true });
+  const old = join(dir, 'ab', `.tmp-${'ab'.repeat(16)}`);
+  const fresh = join(dir, 'ab', `.tmp-${'ac'.repeat(16)}`);
+  writeFileSync(old, 'partial');
+  writeFileSync(fresh, 'partial');
+  utimesSync(old, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+  expect(await s.removeStaleTemp(60_000)).toBe(1);
+  expect(existsSync(old)).toBe(false);
+  expect(existsSync(fresh)).toBe(true);
+  rmSync(fresh);
+  expect((await s.get(kept.key)).equals(Buffer.from([1, 2, 3]))).toBe(true);
+  await s.delete(kept.key);
+});
