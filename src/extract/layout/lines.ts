@@ -47,13 +47,22 @@ function chunkOf(words: Word[]): Chunk {
   };
 }
 
-/** Splits a line's words (sorted by x) into chunks at column-sized gaps. */
+/** Column gaps this wide (× font size) always separate chunks, however spaced the line is. */
+const WIDE_GAP_EM = 1.5;
+
+/**
+ * Splits a line's words (sorted by x) into chunks at column-sized gaps. The threshold adapts to
+ * the line: a justified line spaces every word ~0.7 em apart, so a gap must also be twice the
+ * line's median gap; capped at 1.5 em so a row of one-word cells (all gaps wide) still splits.
+ */
 export function chunksOf(words: Word[], gapEm = CHUNK_GAP_EM): Chunk[] {
   const out: Chunk[] = [];
   let cur: Word[] = [];
+  const gaps = words.slice(1).map((w, i) => (w.x0 - words[i].x1) / Math.max(w.size, words[i].size, 0.01));
+  const em = Math.max(gapEm, Math.min(WIDE_GAP_EM, 2 * median(gaps)));
   for (const w of words) {
     const prev = cur[cur.length - 1];
-    if (prev && w.x0 - prev.x1 > gapEm * Math.max(prev.size, w.size)) {
+    if (prev && w.x0 - prev.x1 > em * Math.max(prev.size, w.size)) {
       out.push(chunkOf(cur));
       cur = [];
     }
