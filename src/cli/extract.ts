@@ -65,5 +65,7 @@ export async function run(args: ParsedArgs): Promise<number> {
     if (out) await writeFile(join(out, basename(file, extname(file)) + '.json'), text);
     else process.stdout.write(text);
   }
+  // tesseract.js runs in worker threads that keep the process alive; end them (raster owner's edit).
+  await (await import('../extract/raster/ocr-js.js')).closeOcr();
   return failed > 0 ? 1 : 0;
 }

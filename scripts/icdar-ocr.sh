@@ -1,0 +1,48 @@
+#!/bin/sh
+# Scores the raster/OCR path on ICDAR 2013 (EU set): every PDF is rendered to 200 dpi PNG pages
+# (poppler's pdftoppm), each page image is extracted with `tablemill extract --out` (no text
+# layer: only what OCR reads), a document's pages' tables are merged into NAME.json, and the
+# shared scorer compares them with the ground truth. The digital-PDF figure (scripts/icdar.sh)
+# is the ceiling.
+# usage: scripts/icdar-ocr.sh [OUT_DIR]   (DATA overrides the data set; ENGINE=js|native, default js;
+#        DPI overrides 200; ONLY="eu-001 eu-002" limits the documents)
+set -eu
+cd "$(dirname "$0")/.."
+DATA=${DATA:-/work/shared/data/icdar2013-eu}
+OUT=${1:-$(mktemp -d)}
+ENGINE=${ENGINE:-js}
+DPI=${DPI:-200}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+mkdir -p "$WORK/png" "$WORK/pages" "$OUT"
+
+names=${ONLY:-$(for f in "$DATA"/*.pdf; do basename "$f" .pdf; done)}
+for name in $names; do
+  pdftoppm -r "$DPI" -png "$DATA/$name.pdf" "$WORK/png/$name"
+done
+echo "pages: $(ls "$WORK/png" | wc -l)"
+
+start=$(date +%s.%N)
+node bin/tablemill extract --ocr-engine "$ENGINE" --out "$WORK/pages" "$WORK"/png/*.png || true   # failures are in the JSON
+end=$(date +%s.%N)
+
+# pdftoppm names pages NAME-1.png … or NAME-01.png …; merge each document's pages in page order.
+python3 - "$WORK/pages" "$OUT" $names <<'EOF'
+import json, os, re, sys
+pages_dir, out = sys.argv[1], sys.argv[2]
+for name in sys.argv[3:]:
+    found = []
+    for f in os.listdir(pages_dir):
+        m = re.fullmatch(re.escape(name) + r"-(\d+)\.json", f)
+        if m:
+            found.append((int(m.group(1)), f))
+    tables = []
+    for page, f in sorted(found):
+        data = json.load(open(os.path.join(pages_dir, f)))
+        for t in data.get("tables") or []:
+            t["page"] = page
+            tables.append(t)
+    json.dump({"page_count": len(found), "tables": tables}, open(os.path.join(out, name + ".json"), "w"))
+EOF
+python3 /work/shared/eval/icdar2013.py "$DATA" "$OUT" --list
+echo "extract seconds: $(echo "$end - $start" | bc)  engine: $ENGINE  dpi: $DPI  out: $OUT"
