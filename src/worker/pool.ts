@@ -61,11 +61,19 @@ export class ExtractionPool {
 
   /**
    * Extracts one document and returns the outcome to store; never rejects except with
-   * `ExtractionAbortedError` when `signal` (shutdown) fires first. The time limit runs from
-   * submission, which includes a replacement thread's start-up after a kill (~1 s of 120 s).
+   * `ExtractionAbortedError` when `signal` (shutdown) fires first.
    */
   async extract(bytes: Uint8Array, signal?: AbortSignal): Promise<DocumentOutcome> {
     const limitMs = this.config.worker.timeoutMs;
+    // A no-op round trip first (~0.1 ms) waits for a free, loaded thread: after a thread was
+    // killed its replacement needs ~1–3 s to load tsx and the engine, which must not count
+    // against the next document's time limit.
+    try {
+      await this.pool.run({ warmup: true }, { signal: signal ?? null });
+    } catch (err) {
+      if (signal?.aborted) throw new ExtractionAbortedError();
+      return { status: 'failed', page_count: null, error: threadFailure(err, this.config.worker.maxHeapMb) };
+    }
     const ctl = new AbortController();
     let reason: 'timeout' | 'shutdown' | null = null;
     const timer = setTimeout(() => {

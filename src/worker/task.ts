@@ -5,15 +5,20 @@
 import { extractDocument, toProcessingError } from '../extract/index.js';
 import type { ProcessingError } from '../domain/errors.js';
 import type { ExtractOptions, ExtractResult } from '../extract/types.js';
+import { warmupPdf } from './warmup.js';
 
 export interface ExtractTask {
-  /** Sent by the pool at start so every thread has loaded the engine before real work arrives. */
+  /** A no-op that shows a thread is free and loaded (see `ExtractionPool.extract`). */
   warmup?: boolean;
   bytes?: Uint8Array;
   opts?: ExtractOptions;
 }
 
 export type TaskResult = { ok: true; result: ExtractResult } | { ok: false; error: ProcessingError };
+
+// Loads the engine's lazy parts at thread start: piscina reports a thread ready only once this
+// module has loaded, so real documents never pay the cold start inside their time limit.
+await extractDocument(warmupPdf(), {}).catch(() => {});
 
 /** Runs the engine on one document. */
 export async function runTask(task: ExtractTask): Promise<TaskResult | null> {
