@@ -1,0 +1,20 @@
+/** `tablemill serve [--no-workers]`: the API and, by default, the workers (API.md §8). */
+import { FLAG_TO_ENV, loadConfig } from '../config.js';
+import { startServer } from '../server.js';
+import type { ParsedArgs } from './args.js';
+import { checkFlags, untilSignal } from './process.js';
+
+/** Runs until SIGINT/SIGTERM, then shuts down cleanly; the exit code. */
+export async function run(args: ParsedArgs): Promise<number> {
+  if (!checkFlags(args, [...Object.keys(FLAG_TO_ENV), 'workers'], 'serve [--no-workers] [--port N] [--host H] …')) return 2;
+  const config = loadConfig(process.env, args.flags);
+  const workers = args.flags.workers !== 'false';
+  const server = await startServer(config, { workers, logger: { level: config.logLevel } });
+  const mode = config.databaseUrl ? 'postgresql' : 'sqlite';
+  const threads = workers ? `${config.worker.concurrency} worker threads` : 'no workers';
+  process.stdout.write(`tablemill listening on ${server.url} (${mode}, ${threads})\n`);
+  const signal = await untilSignal();
+  server.app.log.info({ signal }, 'shutting down');
+  await server.close();
+  return 0;
+}

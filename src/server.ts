@@ -1,0 +1,107 @@
+/**
+ * Composition of a Tablemill process: config → store (migrated) → blobs → HTTP app → workers.
+ * `startServer` is `tablemill serve`; `startWorkerProcess` is `tablemill worker`.
+ */
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { buildApp } from './api/app.js';
+import type { AppDeps } from './api/deps.js';
+import { Metrics } from './api/metrics.js';
+import { openBlobStore } from './blobs/index.js';
+import type { BlobStore } from './blobs/types.js';
+import type { Config } from './config.js';
+import { openStore } from './store/index.js';
+import type { Store } from './store/types.js';
+import { startWorkers, type Workers } from './worker/loop.js';
+
+export interface RunningServer {
+  /** `http://host:port` actually bound (port 0 picks a free one). */
+  url: string;
+  app: FastifyInstance;
+  deps: AppDeps;
+  workers: Workers | null;
+  /** Stops accepting requests, drains them, stops the workers (bounded), closes the store. */
+  close(): Promise<void>;
+}
+
+export interface ServeOptions {
+  /** Run extraction workers in this process (`serve --no-workers` turns them off). */
+  workers: boolean;
+  logger?: FastifyServerOptions['logger'];
+  /** How long in-flight documents may run on after a shutdown signal. */
+  graceMs?: number;
+}
+
+/** Opens and migrates the store and the blob store of `config`. */
+export async function openStorage(config: Config): Promise<{ store: Store; blobs: BlobStore }> {
+  const store = await openStore(config);
+  try {
+    await store.migrate();
+    const blobs = await openBlobStore(config, store);
+    return { store, blobs };
+  } catch (err) {
+    await store.close().catch(() => {});
+    throw err;
+  }
+}
+
+function workerLog(app: FastifyInstance | null) {
+  return (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => {
+    if (app) app.log[level](extra ?? {}, msg);
+    else if (level !== 'info') process.stderr.write(`${level}: ${msg} ${extra ? JSON.stringify(extra) : ''}\n`);
+  };
+}
+
+/** Starts the API (and, unless disabled, the workers) and listens on `config.host:config.port`. */
+export async function startServer(config: Config, opts: ServeOptions): Promise<RunningServer> {
+  const { store, blobs } = await openStorage(config);
+  const metrics = new Metrics();
+  const deps: AppDeps = { config, store, blobs, metrics, exporters: {}, now: Date.now };
+  let app: FastifyInstance | null = null;
+  let workers: Workers | null = null;
+  try {
+    app = await buildApp(deps, { logger: opts.logger });
+    if (opts.workers && config.worker.concurrency > 0) {
+      workers = await startWorkers({ config, store, blobs, onOutcome: (s) => metrics.documentProcessed(s), log: workerLog(app) });
+    }
+    const address = await app.listen({ port: config.port, host: config.host });
+    const theApp = app;
+    return {
+      url: address,
+      app: theApp,
+      deps,
+      workers,
+      async close() {
+        await theApp.close();
+        await workers?.stop(opts.graceMs);
+        await blobs.close();
+        await store.close();
+      },
+    };
+  } catch (err) {
+    await app?.close().catch(() => {});
+    await workers?.stop(0).catch(() => {});
+    await blobs.close().catch(() => {});
+    await store.close().catch(() => {});
+    throw err;
+  }
+}
+
+/** Workers only, against the configured database (cluster mode). */
+export async function startWorkerProcess(config: Config, opts: { graceMs?: number } = {}): Promise<{ workers: Workers; close(): Promise<void> }> {
+  const { store, blobs } = await openStorage(config);
+  try {
+    const workers = await startWorkers({ config, store, blobs, log: workerLog(null) });
+    return {
+      workers,
+      async close() {
+        await workers.stop(opts.graceMs);
+        await blobs.close();
+        await store.close();
+      },
+    };
+  } catch (err) {
+    await blobs.close().catch(() => {});
+    await store.close().catch(() => {});
+    throw err;
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * The worker loop: claim pending documents while threads are free, keep each lease renewed, run
+ * the extraction in the pool and write the outcome, fenced by the attempt. Woken by
+ * `store.waitForWork` (in-process signal or LISTEN), with polling every `pollMs` as the fallback.
+ */
+import type { BlobStore } from '../blobs/types.js';
+import type { Config } from '../config.js';
+import { startLeaseRenewal, startReaper } from '../queue/index.js';
+import type { ClaimedDocument, DocumentOutcome, Store } from '../store/types.js';
+import { ExtractionAbortedError, ExtractionPool } from './pool.js';
+
+export interface WorkerDeps {
+  config: Config;
+  store: Store;
+  blobs: BlobStore;
+  /** Called with each written outcome's status (metrics). */
+  onOutcome?: (status: string) => void;
+  log?: (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => void;
+}
+
+export interface Workers {
+  /** Stops claiming, lets in-flight documents finish for up to `graceMs`, then ends the threads. */
+  stop(graceMs?: number): Promise<void>;
+  readonly pool: ExtractionPool;
+}
+
+/** Backoff after a failed claim (database down): long enough not to spin, short enough to recover. */
+const ERROR_BACKOFF_MS = 1000;
+
+/** Starts the loop, the pool and the reaper. Resolves once every thread has loaded the engine. */
+export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
+  const { config, store, blobs } = deps;
+  const log = deps.log ?? (() => {});
+  const concurrency = Math.max(1, config.worker.concurrency);
+  const pool = new ExtractionPool(config);
+  await pool.warm();
+  // Reaping at half the lease bounds a dead worker's document to ~1.5 leases before it runs again.
+  const reaper = startReaper(store, {
+    maxAttempts: config.worker.maxAttempts,
+    intervalMs: Math.max(100, Math.floor(config.worker.leaseMs / 2)),
+    onReaped: (r) => log('info', 'reaped expired leases', r),
+    onError: (err) => log('error', 'reaper pass failed', { error: String(err) }),
+  });
+
+  // Two signals: `shutdown` stops claiming; `kill` aborts extractions still running after the grace.
+  const shutdown = new AbortController();
+  const kill = new AbortController();
+  const inFlight = new Set<Promise<void>>();
+  let wake: AbortController | null = null;
+
+  async function processOne(doc: ClaimedDocument): Promise<void> {
+    const renewal = startLeaseRenewal(store, doc, config.worker.leaseMs, {
+      onLost: (reason) => log('warn', 'lease lost; abandoning the document', { document_id: doc.id, reason }),
+    });
+    try {
+      let outcome: DocumentOutcome;
+      let bytes: Buffer | null = null;
+      try {
+        bytes = await blobs.get(doc.blob_key);
+      } catch (err) {
+        outcome = { status: 'failed', page_count: null, error: { code: 'extraction_failed', message: `original file unreadable: ${(err as Error).message}` } };
+      }
+      // A lost lease aborts too: another attempt owns the document and our outcome would be discarded.
+      if (bytes) outcome = await pool.extract(bytes, AbortSignal.any([kill.signal, renewal.signal]));
+      const written = await store.completeDocument(doc.id, doc.attempt, outcome!, Date.now());
+      if (written) deps.onOutcome?.(outcome!.status);
+      else log('warn', 'lease lost before completion; outcome discarded', { document_id: doc.id, attempt: doc.attempt });
+    } catch (err) {
+      // Shutdown: the lease runs out and the reaper hands the document to another worker.
+      if (!(err instanceof ExtractionAbortedError)) log('error', 'document processing failed', { document_id: doc.id, error: String(err) });
+    } finally {
+      renewal.stop();
+    }
+  }
+
+  async function run(): Promise<void> {
+    while (!shutdown.signal.aborted) {
+      const free = concurrency - inFlight.size;
+      let claimed: ClaimedDocument[] = [];
+      if (free > 0) {
+        try {
+          claimed = await store.claimDocuments(free, config.worker.leaseMs, Date.now());
+        } catch (err) {
+          log('error', 'claim failed', { error: String(err) });
+          await sleep(ERROR_BACKOFF_MS, shutdown.signal);
+          continue;
+        }
+        for (const doc of claimed) {
+          const p: Promise<void> = processOne(doc).finally(() => {
+            inFlight.delete(p);
+            wake?.abort();
+          });
+          inFlight.add(p);
+        }
+        if (claimed.length === free) continue;
+      }
+      wake = new AbortController();
+      const onStop = () => wake?.abort();
+      shutdown.signal.addEventListener('abort', onStop, { once: true });
+      try {
+        await store.waitForWork(config.worker.pollMs, wake.signal);
+      } catch {
+        // An aborted wait rejects on some adapters; either way we loop and look again.
+      } finally {
+        shutdown.signal.removeEventListener('abort', onStop);
+        wake = null;
+      }
+    }
+  }
+
+  const loop = run();
+  log('info', 'workers started', { threads: concurrency });
+
+  return {
+    pool,
+    async stop(graceMs = 30_000) {
+      shutdown.abort();
+      wake?.abort();
+      await loop;
+      const timer = setTimeout(() => kill.abort(), graceMs);
+      await Promise.allSettled([...inFlight]);
+      clearTimeout(timer);
+      await reaper.stop();
+      await pool.close();
+    },
+  };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
