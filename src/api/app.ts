@@ -16,6 +16,7 @@ import { documentRoutes } from './routes/documents.js';
 import { healthRoutes } from './routes/health.js';
 import { uploadRoutes } from './routes/upload.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { rateLimitHook } from './rate-limit.js';
 import { webhookDispatcherHooks } from '../webhooks/plugin.js';
 
 const UPLOAD_PATH = '/v1/batches/{batch_name}/documents';
@@ -85,6 +86,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', authHook(deps.store, deps.now));
+      v1.addHook('onRequest', rateLimitHook(deps));
       await v1.register(uploadRoutes(deps));
       await v1.register(batchRoutes(deps));
       await v1.register(documentRoutes(deps));

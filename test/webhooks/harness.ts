@@ -82,8 +82,11 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/** A fetch Response whose `json()` is untyped, for terse assertions. */
+export type JsonResponse = Omit<Response, 'json'> & { json(): Promise<any> };
+
 /** A JSON request with the harness key. */
-export async function api(h: Harness, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+export async function api(h: Harness, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonResponse> {
   return fetch(h.url + path, {
     method,
     headers: { authorization: `Bearer ${h.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -92,7 +95,7 @@ export async function api(h: Harness, method: string, path: string, body?: unkno
 }
 
 /** Uploads `count` copies of the PDF (multipart, real HTTP). */
-export async function upload(h: Harness, batch: string, count = 1, headers: Record<string, string> = {}, bytes: Buffer = PDF): Promise<Response> {
+export async function upload(h: Harness, batch: string, count = 1, headers: Record<string, string> = {}, bytes: Buffer = PDF): Promise<JsonResponse> {
   const form = new FormData();
   for (let i = 0; i < count; i++) form.append('file', new Blob([bytes], { type: 'application/pdf' }), `doc-${i}.pdf`);
   return fetch(`${h.url}/v1/batches/${batch}/documents`, { method: 'POST', headers: { authorization: `Bearer ${h.key}`, ...headers }, body: form });

@@ -1,0 +1,139 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createKey } from '../../src/api/auth.js';
+import { api, open, pgSchema, removeDir, type Harness } from '../webhooks/harness.js';
+
+const BIN = new URL('../../bin/tablemill', import.meta.url).pathname;
+
+async function statusCodes(h: Harness, key: string, path: string, n: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(h.url + path, { headers: { authorization: `Bearer ${key}` } });
+    await res.arrayBuffer();
+    out.push(res.status);
+  }
+  return out;
+}
+
+describe('rate limits on SQLite (one process)', () => {
+  let h: Harness;
+  afterAll(async () => {
+    await h?.close();
+    if (h) removeDir(h.dir);
+  });
+
+  it('the 121st status request within a minute is 429 with Retry-After; another key is unaffected', async () => {
+    h = await open({ TABLEMILL_RATE_LIMIT_DEFAULT: '5' });
+    const first = await api(h, 'GET', '/v1/batches/nosuch');
+    expect(first.status).toBe(404); // limited answers include errors
+    expect(first.headers.get('ratelimit-limit')).toBe('120');
+    expect(first.headers.get('ratelimit-remaining')).toBe('119');
+    expect(Number(first.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
+    expect(first.headers.get('ratelimit-policy')).toBe('"status";q=120;w=60');
+    expect(first.headers.get('ratelimit')).toMatch(/^"status";r=119;t=\d+$/);
+
+    const codes = await statusCodes(h, h.key, '/v1/documents/doc_nosuch', 119);
+    expect(codes.every((c) => c === 404)).toBe(true);
+    const refused = await api(h, 'GET', '/v1/batches/nosuch');
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+    const body = await refused.json();
+    expect(body.error.code).toBe('rate_limited');
+    expect(body.error.request_id).toMatch(/^req_/);
+
+    const other = (await createKey(h.store, 'other', Date.now())).key;
+    const res = await fetch(h.url + '/v1/batches/nosuch', { headers: { authorization: `Bearer ${other}` } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('ratelimit-remaining')).toBe('119');
+
+    // The default class is counted apart: 5 a minute here.
+    const list = await statusCodes(h, h.key, '/v1/batches', 6);
+    expect(list).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it('off when disabled', async () => {
+    const off = await open({ TABLEMILL_RATE_LIMITS: '0', TABLEMILL_RATE_LIMIT_STATUS: '2' });
+    try {
+      const codes = await statusCodes(off, off.key, '/v1/batches/nosuch', 4);
+      expect(codes).toEqual([404, 404, 404, 404]);
+      const res = await api(off, 'GET', '/v1/batches/nosuch');
+      expect(res.headers.get('ratelimit-limit')).toBeNull();
+    } finally {
+      await off.close();
+      removeDir(off.dir);
+    }
+  });
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+async function startServe(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [BIN, 'serve', '--no-workers'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.stderr!.on('data', (d) => (err += d));
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+  return { child, url };
+}
+
+const pgs = pgSchema('tm_rl');
+describe.skipIf(!pgs)('rate limits on PostgreSQL, two API processes', () => {
+  const children: ChildProcess[] = [];
+  afterAll(async () => {
+    for (const c of children) c.kill('SIGTERM');
+    await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.on('exit', r)))));
+    await pgs?.drop();
+  });
+
+  it('share one counter: 121st status request across both → 429; another key unaffected', async () => {
+    const env = { ...process.env, DATABASE_URL: pgs!.url, TABLEMILL_DB_SCHEMA: pgs!.schema, TABLEMILL_LOG_LEVEL: 'warn' };
+    const keyOut = spawnSync(process.execPath, [BIN, 'keys', 'create', '--account', 'acme'], { env, encoding: 'utf8' });
+    expect(keyOut.status, keyOut.stderr).toBe(0);
+    const key = keyOut.stdout.trim().split('\n').at(-1)!;
+    const other = spawnSync(process.execPath, [BIN, 'keys', 'create', '--account', 'other'], { env, encoding: 'utf8' }).stdout.trim().split('\n').at(-1)!;
+    const [a, b] = await Promise.all([startServe(env), startServe(env)]);
+    children.push(a.child, b.child);
+    expect(a.url).not.toBe(b.url);
+    const codes: number[] = [];
+    const remaining: number[] = [];
+    for (let i = 0; i < 120; i++) {
+      const res = await fetch(`${i % 2 ? b.url : a.url}/v1/batches/nosuch`, { headers: { authorization: `Bearer ${key}` } });
+      await res.arrayBuffer();
+      codes.push(res.status);
+      remaining.push(Number(res.headers.get('ratelimit-remaining')));
+    }
+    expect(codes.every((c) => c === 404)).toBe(true);
+    // One counter: remaining goes 119, 118, … alternating between the processes.
+    expect(remaining.slice(0, 4)).toEqual([119, 118, 117, 116]);
+    expect(remaining.at(-1)).toBe(0);
+    for (const url of [a.url, b.url]) {
+      const res = await fetch(`${url}/v1/batches/nosuch`, { headers: { authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(((await res.json()) as any).error.code).toBe('rate_limited');
+    }
+    const res = await fetch(`${b.url}/v1/batches/nosuch`, { headers: { authorization: `Bearer ${other}` } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('ratelimit-remaining')).toBe('119');
+  });
+});
