@@ -1,0 +1,123 @@
+/**
+ * ETag / If-None-Match and `?wait=N` long-poll on the two status endpoints (API.md §3), for
+ * routes whose config names a `statusResource`. The ETag is a hash of the view the route
+ * returns (the same function that builds the body), so it changes exactly when the answer
+ * does. A waiting request re-reads the resource (one indexed row) when this process changes
+ * the store (in-process signal) and every 250 ms otherwise, so a change made by another process
+ * (a worker in cluster mode) is seen within a quarter second.
+ */
+import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { invalidRequest } from '../domain/errors.js';
+import type { Store } from '../store/types.js';
+import type { AppDeps } from './deps.js';
+import { batchView, documentView } from './views.js';
+
+/** The longest `?wait` (API.md §3): 30 s keeps us under common proxy idle timeouts (60 s). */
+export const MAX_WAIT_S = 30;
+const POLL_MS = 250;
+
+/** The strong ETag of a view: its JSON hashed (the body bytes follow from it one to one). */
+export function etagOf(view: unknown): string {
+  return `"${createHash('sha1').update(JSON.stringify(view)).digest('base64url')}"`;
+}
+
+/** True when an If-None-Match header names `etag` (weak comparison, `*` matches anything). */
+export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const strip = (t: string) => t.trim().replace(/^W\//, '');
+  return header.split(',').some((t) => strip(t) === strip(etag));
+}
+
+const signals = new WeakMap<Store, EventEmitter>();
+const MUTATORS = ['insertDocuments', 'submitBatch', 'deleteBatch', 'deleteDocument', 'claimDocuments', 'completeDocument', 'reapExpiredLeases'] as const;
+
+/**
+ * The change signal of `store`: its mutating methods are wrapped (once) to emit 'change' after
+ * they resolve. Workers of this process share the store object, so their completions wake the
+ * waiting requests at once; other processes are caught by the polling.
+ */
+export function changeSignal(store: Store): EventEmitter {
+  let em = signals.get(store);
+  if (em) return em;
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  const target = store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+  for (const name of MUTATORS) {
+    const orig = target[name];
+    if (typeof orig !== 'function') continue;
+    target[name] = async (...args: unknown[]) => {
+      const out = await orig.apply(store, args);
+      emitter.emit('change');
+      return out;
+    };
+  }
+  signals.set(store, (em = emitter));
+  return em;
+}
+
+function parseWait(raw: unknown): number | null {
+  if (raw === undefined || raw === '') return null;
+  const s = String(raw);
+  if (!/^\d{1,6}$/.test(s)) throw invalidRequest(`wait must be a whole number of seconds from 0 to ${MAX_WAIT_S}`, { field: 'wait' });
+  const n = Number(s);
+  if (n > MAX_WAIT_S) throw invalidRequest(`wait must be at most ${MAX_WAIT_S} seconds, got ${n}`, { field: 'wait', max: MAX_WAIT_S });
+  return n;
+}
+
+/** Adds the ETag and long-poll hooks to the /v1 scope (before its routes are registered). */
+export function registerLongPoll(v1: FastifyInstance, deps: AppDeps): void {
+  const signal = changeSignal(deps.store);
+
+  async function current(request: FastifyRequest): Promise<string | null> {
+    const params = request.params as Record<string, string>;
+    if (request.routeOptions.config.statusResource === 'batch') {
+      const row = await deps.store.getBatch(request.account.id, params.batch_name);
+      return row ? etagOf(batchView(row)) : null;
+    }
+    const row = await deps.store.getDocument(request.account.id, params.id);
+    return row ? etagOf(documentView(row)) : null;
+  }
+
+  v1.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.routeOptions.config.statusResource) return;
+    const wait = parseWait((request.query as Record<string, unknown> | undefined)?.wait);
+    if (!wait) return;
+    const start = await current(request);
+    if (start === null) return; // the handler answers 404
+    const inm = request.headers['if-none-match'];
+    // A client holding an older version gets the new one at once.
+    if (inm && !ifNoneMatchHits(inm, start)) return;
+    const deadline = Date.now() + wait * 1000;
+    let gone = false;
+    const onClose = () => (gone = true);
+    request.raw.once('close', onClose);
+    try {
+      while (!gone && !reply.sent && Date.now() < deadline) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(done, Math.min(POLL_MS, Math.max(0, deadline - Date.now())));
+          function done() {
+            clearTimeout(t);
+            signal.off('change', done);
+            resolve();
+          }
+          signal.once('change', done);
+        });
+        if ((await current(request)) !== start) return;
+      }
+    } finally {
+      request.raw.off('close', onClose);
+    }
+  });
+
+  v1.addHook('preSerialization', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (!request.routeOptions.config.statusResource || reply.statusCode !== 200) return payload;
+    const etag = etagOf(payload);
+    reply.header('etag', etag);
+    reply.header('cache-control', 'private, no-cache');
+    if (ifNoneMatchHits(request.headers['if-none-match'], etag)) reply.code(304);
+    return payload;
+  });
+}

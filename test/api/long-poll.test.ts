@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, completeAll, open, removeDir, upload, type Harness } from '../webhooks/harness.js';
+
+let h: Harness;
+let docId: string;
+
+beforeAll(async () => {
+  h = await open({ TABLEMILL_RATE_LIMITS: '0' });
+  const res = await upload(h, 'lp', 1);
+  docId = (await res.json()).documents[0].id;
+});
+afterAll(async () => {
+  await h.close();
+  removeDir(h.dir);
+});
+
+describe('ETag and If-None-Match on the status endpoints', () => {
+
+  it('answers 304 with no body for the current version, 200 once it changed', async () => {
+    for (const path of ['/v1/batches/lp', `/v1/documents/${docId}`]) {
+      const a = await api(h, 'GET', path);
+      const etag = a.headers.get('etag')!;
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+      const again = await api(h, 'GET', path);
+      expect(again.headers.get('etag')).toBe(etag);
+      const nm = await api(h, 'GET', path, undefined, { 'if-none-match': etag });
+      expect(nm.status).toBe(304);
+      expect(await nm.text()).toBe('');
+      expect(nm.headers.get('etag')).toBe(etag);
+      // Weak form and lists match too; another tag does not.
+      expect((await api(h, 'GET', path, undefined, { 'if-none-match': `"x", W/${etag}` })).status).toBe(304);
+      expect((await api(h, 'GET', path, undefined, { 'if-none-match': '"other"' })).status).toBe(200);
+    }
+    const before = (await api(h, 'GET', '/v1/batches/lp')).headers.get('etag')!;
+    // Submitting alone changes nothing visible (pending documents stay queued): same tag.
+    await api(h, 'POST', '/v1/batches/lp/process');
+    expect((await api(h, 'GET', '/v1/batches/lp', undefined, { 'if-none-match': before })).status).toBe(304);
+    await upload(h, 'lp', 1);
+    const after = await api(h, 'GET', '/v1/batches/lp', undefined, { 'if-none-match': before });
+    expect(after.status).toBe(200);
+    expect(after.headers.get('etag')).not.toBe(before);
+  });
+
+  it('does not touch other routes', async () => {
+    const res = await api(h, 'GET', '/v1/batches');
+    expect(res.headers.get('etag')).toBeNull();
+  });
+});
+
+describe('?wait=N long-poll', () => {
+  it('refuses wait > 30 and non-numbers with 400', async () => {
+    for (const w of ['31', '-1', 'abc', '1.5']) {
+      const res = await api(h, 'GET', `/v1/batches/lp?wait=${w}`);
+      expect(res.status, w).toBe(400);
+      expect((await res.json()).error.code).toBe('invalid_request');
+    }
+  });
+
+  it('answers after N seconds when nothing changes (304 with If-None-Match)', async () => {
+    const etag = (await api(h, 'GET', '/v1/batches/lp')).headers.get('etag')!;
+    const t0 = Date.now();
+    const res = await api(h, 'GET', '/v1/batches/lp?wait=1', undefined, { 'if-none-match': etag });
+    const took = Date.now() - t0;
+    expect(res.status).toBe(304);
+    expect(took).toBeGreaterThanOrEqual(950);
+    expect(took).toBeLessThan(2000);
+  });
+
+  it('answers as soon as the resource changes', async () => {
+    const first = await api(h, 'GET', `/v1/documents/${docId}`);
+    const etag = first.headers.get('etag')!;
+    expect((await first.json()).status).toBe('queued');
+    const t0 = Date.now();
+    const pending = api(h, 'GET', `/v1/documents/${docId}?wait=10`, undefined, { 'if-none-match': etag });
+    await new Promise((r) => setTimeout(r, 400));
+    await completeAll(h.store);
+    const tChange = Date.now();
+    const res = await pending;
+    const latency = Date.now() - tChange;
+    expect(res.status).toBe(200);
+    expect((await res.json()).status).toBe('succeeded');
+    expect(res.headers.get('etag')).not.toBe(etag);
+    expect(Date.now() - t0).toBeLessThan(3000);
+    // In-process change signal: far below the 250 ms polling fallback.
+    expect(latency).toBeLessThan(200);
+  });
+
+  it('a stale If-None-Match answers at once; a missing resource is 404 at once', async () => {
+    const t0 = Date.now();
+    const res = await api(h, 'GET', '/v1/batches/lp?wait=5', undefined, { 'if-none-match': '"stale"' });
+    expect(res.status).toBe(200);
+    expect((await api(h, 'GET', '/v1/documents/doc_nope?wait=5')).status).toBe(404);
+    expect(Date.now() - t0).toBeLessThan(1000);
+  });
+
+  it('sees a change made behind its back (another process) through polling', async () => {
+    await upload(h, 'lp2', 1);
+    await api(h, 'POST', '/v1/batches/lp2/process');
+    const etag = (await api(h, 'GET', '/v1/batches/lp2')).headers.get('etag')!;
+    // Write through a second, independent store on the same file: no in-process signal.
+    const { openStore } = await import('../../src/store/index.js');
+    const other = await openStore(h.config);
+    try {
+      const pending = api(h, 'GET', '/v1/batches/lp2?wait=10', undefined, { 'if-none-match': etag });
+      await new Promise((r) => setTimeout(r, 300));
+      const tChange = Date.now();
+      expect(await other.claimDocuments(10, 30_000, Date.now())).toHaveLength(1);
+      const res = await pending;
+      expect(res.status).toBe(200);
+      expect((await res.json()).status).toBe('processing');
+      expect(Date.now() - tChange).toBeLessThan(600);
+    } finally {
+      await other.close();
+    }
+  });
+});
