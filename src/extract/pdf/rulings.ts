@@ -114,8 +114,22 @@ function shapeRulings(pts: [number, number][], closed: boolean, stroked: boolean
   }
 }
 
+const IMAGES = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat]);
+
+/** What the drawing of a page holds: ruling segments (unmerged) and the share of the page images cover. */
+export interface Drawing {
+  rulings: Ruling[];
+  /** Sum of image areas over the page area (0..1, capped): a scan is one page-sized image. */
+  imageShare: number;
+}
+
 /** Raw ruling segments of `page` in page units (unmerged). */
 export async function pageRulings(page: PDFPageProxy): Promise<Ruling[]> {
+  return (await pageDrawing(page)).rulings;
+}
+
+/** Rulings and image coverage of `page`, from one walk over its operator list. */
+export async function pageDrawing(page: PDFPageProxy): Promise<Drawing> {
   const viewport = page.getViewport({ scale: 1 });
   const list = await page.getOperatorList();
   const out: Ruling[] = [];
@@ -123,6 +137,7 @@ export async function pageRulings(page: PDFPageProxy): Promise<Ruling[]> {
   let ctm: Matrix = [1, 0, 0, 1, 0, 0];
   const stack: { ctm: Matrix; fill: string }[] = [];
   let fill = '#000000';
+  let imageArea = 0;
   const { fnArray, argsArray } = list;
   for (let i = 0; i < fnArray.length; i++) {
     const fn = fnArray[i];
@@ -131,7 +146,13 @@ export async function pageRulings(page: PDFPageProxy): Promise<Ruling[]> {
     else if (fn === OPS.restore) ({ ctm, fill } = stack.pop() ?? { ctm, fill });
     else if (fn === OPS.transform) ctm = mul(args as Matrix, ctm);
     else if (fn === OPS.setFillRGBColor && typeof args[0] === 'string') fill = args[0];
-    else if (fn === OPS.constructPath) {
+    else if (IMAGES.has(fn)) {
+      // Images are painted into the unit square of the current transform.
+      const m = mul(ctm, viewport.transform as Matrix);
+      const pts = [apply(m, 0, 0), apply(m, 1, 0), apply(m, 0, 1), apply(m, 1, 1)];
+      const [x0, y0, x1, y1] = boxOf(pts);
+      imageArea += Math.max(0, Math.min(x1, viewport.width) - Math.max(x0, 0)) * Math.max(0, Math.min(y1, viewport.height) - Math.max(y0, 0));
+    } else if (fn === OPS.constructPath) {
       const paint = args[0] as number;
       const data = (args[1] as unknown[])?.[0] as ArrayLike<number> | null;
       if (!data) continue;
@@ -146,5 +167,5 @@ export async function pageRulings(page: PDFPageProxy): Promise<Ruling[]> {
       }
     }
   }
-  return out;
+  return { rulings: out, imageShare: pageArea > 0 ? Math.min(1, imageArea / pageArea) : 0 };
 }
