@@ -18,6 +18,7 @@ import { uploadRoutes } from './routes/upload.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { rateLimitHook } from './rate-limit.js';
 import { registerLongPoll } from './long-poll.js';
+import { registerIdempotency } from './idempotency.js';
 import { webhookDispatcherHooks } from '../webhooks/plugin.js';
 
 const UPLOAD_PATH = '/v1/batches/{batch_name}/documents';
@@ -89,6 +90,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
       v1.addHook('onRequest', authHook(deps.store, deps.now));
       v1.addHook('onRequest', rateLimitHook(deps));
       registerLongPoll(v1, deps);
+      registerIdempotency(v1, deps);
       await v1.register(uploadRoutes(deps));
       await v1.register(batchRoutes(deps));
       await v1.register(documentRoutes(deps));
