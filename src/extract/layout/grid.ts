@@ -74,3 +74,30 @@ export function isNumeric(text: string): boolean {
   const t = text.trim();
   return t !== '' && NUMERIC.test(t);
 }
+
+/**
+ * Removes grid columns (axis 'col') or rows ('row') that no text cell holds on its own: every
+ * text cell over them also covers a neighbour, so they carry no structure (inset cell
+ * backgrounds and double rules leave such slivers). Empty cells are dropped; `buildTable`
+ * fills the positions left.
+ */
+export function compactGrid(placed: PlacedCell[], edges: number[], axis: 'col' | 'row'): { placed: PlacedCell[]; edges: number[] } {
+  const n = edges.length - 1;
+  const start = (p: PlacedCell) => (axis === 'col' ? p.col : p.row);
+  const span = (p: PlacedCell) => (axis === 'col' ? p.col_span : p.row_span);
+  const text = placed.filter((p) => p.words.length > 0);
+  const keep: number[] = [];
+  for (let c = 0; c < n; c++) if (text.some((p) => start(p) === c && span(p) === 1)) keep.push(c);
+  if (keep.length === n || keep.length < 2) return { placed, edges };
+  const firstAtOrAfter = (c: number) => keep.findIndex((k) => k >= c);
+  const lastAtOrBefore = (c: number) => { for (let i = keep.length - 1; i >= 0; i--) if (keep[i] <= c) return i; return -1; };
+  const out: PlacedCell[] = [];
+  for (const p of text) {
+    let a = firstAtOrAfter(start(p)), b = lastAtOrBefore(start(p) + span(p) - 1);
+    if (a < 0) a = keep.length - 1;
+    if (b < a) b = a;
+    out.push(axis === 'col' ? { ...p, col: a, col_span: b - a + 1 } : { ...p, row: a, row_span: b - a + 1 });
+  }
+  const newEdges = [edges[0], ...keep.slice(1).map((k) => edges[k]), edges[n]];
+  return { placed: out, edges: newEdges };
+}

@@ -5,7 +5,7 @@
  */
 import type { BBox, Ruling, Table, Word } from '../types.js';
 import type { Rulings } from './rulings.js';
-import { buildTable, isNumeric, type PlacedCell } from './grid.js';
+import { buildTable, compactGrid, isNumeric, type PlacedCell } from './grid.js';
 import { median, textLines } from './lines.js';
 
 /** Lines within this distance (page units) touch: pens overshoot or stop short by ~1–2 pt. */
@@ -62,12 +62,17 @@ function components(r: Rulings): { h: Ruling[]; v: Ruling[] }[] {
  * Removes grid positions that cut off a strip thinner than `min` holding no word: inset cell
  * backgrounds draw edges a few points inside the rules (eu-008's header boxes sit 5 pt in).
  */
-function dropThinStrips(edges: number[], centres: number[], min: number): void {
+function dropThinStrips(edges: number[], centres: number[], min: number, support: (pos: number) => number): void {
   for (let k = 1; k < edges.length; ) {
     const thin = edges[k] - edges[k - 1] < min && !centres.some((c) => c > edges[k - 1] && c < edges[k]);
     if (!thin || edges.length <= 2) { k++; continue; }
-    // Keep the outer edges of the grid; drop the inner one of the pair.
-    edges.splice(k === edges.length - 1 ? k - 1 : k, 1);
+    // Of the pair, drop the edge with less rule behind it (the inset box edge, not the rule),
+    // never an outer edge of the grid.
+    let drop = support(edges[k - 1]) < support(edges[k]) ? k - 1 : k;
+    if (drop === 0) drop = 1;
+    if (drop === edges.length - 1) drop = edges.length - 2;
+    edges.splice(drop, 1);
+    k = Math.max(1, drop);
   }
 }
 
@@ -80,8 +85,10 @@ function gridTable(page: number, ruled: { h: Ruling[]; v: Ruling[] }, words: Wor
   const ys = cluster([...comp.h.map((l) => l.y0), Math.min(...comp.v.map((l) => l.y0)), Math.max(...comp.v.map((l) => l.y1))]);
   const inBox = words.filter((w) => (w.x0 + w.x1) / 2 > xs[0] && (w.x0 + w.x1) / 2 < xs[xs.length - 1] && (w.y0 + w.y1) / 2 > ys[0] && (w.y0 + w.y1) / 2 < ys[ys.length - 1]);
   const size = median(inBox.map((w) => w.size)) || 8;
-  dropThinStrips(xs, inBox.map((w) => (w.x0 + w.x1) / 2), 0.8 * size);
-  dropThinStrips(ys, inBox.map((w) => (w.y0 + w.y1) / 2), 0.5 * size);
+  const support = (lines: Ruling[], key: 'x0' | 'y0', a: 'x0' | 'y0', b: 'x1' | 'y1') => (pos: number) =>
+    lines.filter((l) => Math.abs(l[key] - pos) <= SNAP).reduce((sum, l) => sum + l[b] - l[a], 0);
+  dropThinStrips(xs, inBox.map((w) => (w.x0 + w.x1) / 2), 0.8 * size, support(comp.v, 'x0', 'y0', 'y1'));
+  dropThinStrips(ys, inBox.map((w) => (w.y0 + w.y1) / 2), 0.5 * size, support(comp.h, 'y0', 'x0', 'x1'));
   const nCols = xs.length - 1, nRows = ys.length - 1;
   if (nCols < 2 || nRows < 2) return null;
   const near = (lines: Ruling[], pos: number, key: 'x0' | 'y0', a: 'y0' | 'x0', b: 'y1' | 'x1') =>
@@ -133,8 +140,10 @@ function gridTable(page: number, ruled: { h: Ruling[]; v: Ruling[] }, words: Wor
   const rowsWithTwo = new Set<number>();
   for (const p of filled) if (filled.some((q) => q !== p && q.row === p.row)) rowsWithTwo.add(p.row);
   if (rowsWithTwo.size === 0) return null;
-  const headerRows = firstNumericRow(placed, nRows);
-  const table = buildTable(page, placed, xs, ys, headerRows);
+  const byCol = compactGrid(placed, xs, 'col');
+  const byRow = compactGrid(byCol.placed, ys, 'row');
+  const headerRows = firstNumericRow(byRow.placed, byRow.edges.length - 1);
+  const table = buildTable(page, byRow.placed, byCol.edges, byRow.edges, headerRows);
   return { table, box: [xs[0], ys[0], xs[nCols], ys[nRows]] };
 }
 

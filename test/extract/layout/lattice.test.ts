@@ -1,0 +1,58 @@
+/** Lattice tables: ruled grids, spans from missing rules, rows ruled but columns not (ICDAR). */
+import { describe, expect, it } from 'vitest';
+import { rgb } from 'pdf-lib';
+import { detectTables } from '../../../src/extract/layout/index.js';
+import { makePdf, drawRows } from '../pdf/helpers.js';
+import { grid, layouts } from './helpers.js';
+
+describe('lattice tables', () => {
+  it('reads a fully ruled grid with a header cell spanning two columns', async () => {
+    const bytes = await makePdf((page, font) => {
+      const xs = [50, 150, 250, 350], ys = [350, 330, 310, 290, 270];
+      for (const y of ys) page.drawLine({ start: { x: 50, y }, end: { x: 350, y }, thickness: 0.75 });
+      for (const x of xs) {
+        // The rule between columns 1 and 2 stops below the header: that header cell spans both.
+        const top = x === 250 ? 330 : 350;
+        page.drawLine({ start: { x, y: top }, end: { x, y: 270 }, thickness: 0.75, color: rgb(0, 0, 0) });
+      }
+      drawRows(page, font, [['Item', 'Price', ''], ['', 'net', 'gross'], ['Apples', '1.00', '1.19'], ['Pears', '2.00', '2.38']], [55, 155, 255], 336, 20);
+    });
+    const [layout] = await layouts(bytes);
+    const tables = detectTables(layout);
+    expect(tables).toHaveLength(1);
+    const t = tables[0];
+    expect([t.n_rows, t.n_cols]).toEqual([4, 3]);
+    expect(grid(t)).toEqual([
+      ['Item', 'Price', 'Price'],
+      ['', 'net', 'gross'],
+      ['Apples', '1.00', '1.19'],
+      ['Pears', '2.00', '2.38'],
+    ]);
+    const price = t.cells.find((c) => c.text === 'Price')!;
+    expect([price.row, price.col, price.row_span, price.col_span]).toEqual([0, 1, 1, 2]);
+    expect(t.header_rows).toBe(2);
+    expect(t.bbox[0]).toBeCloseTo(50, 0);
+    expect(t.bbox[1]).toBeCloseTo(50, 0);
+    // Every grid position is covered by exactly one cell.
+    const covered = t.cells.reduce((s, c) => s + c.row_span * c.col_span, 0);
+    expect(covered).toBe(t.n_rows * t.n_cols);
+  });
+
+  it('splits rows that are ruled while columns are not (ICDAR eu-016, page 3)', async () => {
+    const pages = await layouts('eu-016');
+    const t = detectTables(pages[2]).find((x) => x.n_cols === 5)!;
+    expect(t).toBeDefined();
+    const g = grid(t);
+    expect(g[0]).toEqual(['Country', 'domestic (%)', 'Imported (%)', 'Unknown (%)', 'Total (n)']);
+    expect(g[1]).toEqual(['Austria', '86.2', '13.8', '0', '3,375']);
+    expect(t.n_rows).toBe(31);
+  });
+
+  it('makes rows from text lines in a tall unruled band of numbers (ICDAR eu-008)', async () => {
+    const [page] = await layouts('eu-008');
+    const t = detectTables(page)[0];
+    const g = grid(t);
+    expect(g.find((r) => r[0] === 'Bulgaria')).toEqual(['Bulgaria', '2.3', '3.2', '5.5']);
+    expect(g.find((r) => r[0] === 'TOTAL')).toEqual(['TOTAL', '58.99', '86.70', '145.69']);
+  });
+});

@@ -1,0 +1,79 @@
+/** Stream tables: columns from aligned gaps, continuation lines, prose and captions kept out, stitching. */
+import { describe, expect, it } from 'vitest';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { detectTables, stitchTables } from '../../../src/extract/layout/index.js';
+import { makePdf, drawRows } from '../pdf/helpers.js';
+import { grid, layouts } from './helpers.js';
+
+const PROSE = 'This paragraph explains the figures below in plain words and runs across the page width';
+
+describe('stream tables', () => {
+  it('finds an unruled table between prose, with its header and a wrapped description', async () => {
+    const bytes = await makePdf((page, font) => {
+      page.drawText(PROSE, { x: 40, y: 540, size: 10, font });
+      page.drawText('Table 1: Items sold', { x: 40, y: 510, size: 10, font });
+      drawRows(page, font, [
+        ['Description', 'Qty', 'Price', 'Amount'],
+        ['Blue widgets', '2', '10.00', '20.00'],
+        ['Red gadgets with a long', '1', '5.50', '5.50'],
+        ['name that wraps', '', '', ''],
+        ['Green things', '3', '1.00', '3.00'],
+      ], [40, 240, 320, 420], 480, 13);
+      page.drawText(PROSE, { x: 40, y: 380, size: 10, font });
+      page.drawText('7', { x: 290, y: 30, size: 9, font });
+    }, { width: 560, height: 600 });
+    const [layout] = await layouts(bytes);
+    const tables = detectTables(layout);
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])).toEqual([
+      ['Description', 'Qty', 'Price', 'Amount'],
+      ['Blue widgets', '2', '10.00', '20.00'],
+      ['Red gadgets with a long name that wraps', '1', '5.50', '5.50'],
+      ['Green things', '3', '1.00', '3.00'],
+    ]);
+    expect(tables[0].header_rows).toBe(1);
+  });
+
+  it('reads ICDAR eu-001 page 1 (cell backgrounds): a header spanning three columns, caption left out', async () => {
+    const [page] = await layouts('eu-001');
+    const t = detectTables(page)[0];
+    const g = grid(t);
+    expect(t.n_cols).toBe(4);
+    expect(g[0].slice(1)).toEqual(['THRESHOLD FOR RELEASES', 'THRESHOLD FOR RELEASES', 'THRESHOLD FOR RELEASES']);
+    expect(g[1].slice(1)).toEqual(['to air', 'to water', 'to land']);
+    expect(g.find((r) => r[0] === 'Carbon dioxide (CO2)')).toEqual(['Carbon dioxide (CO2)', '100 million', '-', '-']);
+    expect(g.flat()).not.toContain('Greenhouse gases');
+  });
+
+  it('keeps a bulleted list and plain paragraphs out', async () => {
+    const bytes = await makePdf((page, font) => {
+      ['first point of the list', 'second point', 'third and last point'].forEach((t, i) => {
+        page.drawText('•', { x: 50, y: 300 - i * 14, size: 10, font });
+        page.drawText(t, { x: 70, y: 300 - i * 14, size: 10, font });
+      });
+      page.drawText(PROSE, { x: 40, y: 200, size: 10, font });
+    });
+    const [layout] = await layouts(bytes);
+    expect(detectTables(layout)).toEqual([]);
+  });
+
+  it('stitches a table continued on the next page and drops the repeated header', async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const header = ['Date', 'Text', 'Amount'];
+    const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => [`2026-01-${String(from + i).padStart(2, '0')}`, `Payment ${from + i}`, `${(from + i) * 10}.00`]);
+    const p1 = doc.addPage([400, 600]);
+    drawRows(p1, font, [header, ...rows(1, 10)], [40, 150, 300], 300, 14);
+    const p2 = doc.addPage([400, 600]);
+    drawRows(p2, font, [header, ...rows(11, 5)], [40, 150, 300], 560, 14);
+    const pages = await layouts(await doc.save());
+    const tables = stitchTables(pages.map(detectTables), pages);
+    expect(tables).toHaveLength(1);
+    const t = tables[0];
+    expect(t.pages).toEqual([1, 2]);
+    const g = grid(t);
+    expect(g[0]).toEqual(header);
+    expect(g).toHaveLength(16);
+    expect(g[15]).toEqual(['2026-01-15', 'Payment 15', '150.00']);
+  });
+});
