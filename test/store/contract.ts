@@ -65,6 +65,28 @@ export function storeContract(name: string, harness: StoreHarness): void {
       await s.ping();
     });
 
+    it('two connections migrating at once apply each migration once', async () => {
+      const s1 = await fresh();
+      const s2 = await another();
+      await Promise.all([s1.migrate(), s2.migrate(), s1.migrate()]);
+      const acc = await s2.getOrCreateAccount('m', 1);
+      expect((await s1.getOrCreateAccount('m', 2)).id).toBe(acc.id);
+    });
+
+    it('concurrent uploads to a new name land in one batch', async () => {
+      const s1 = await fresh();
+      const s2 = await another();
+      const acc = await s1.getOrCreateAccount('u', 1);
+      const [a, b, c] = await Promise.all([
+        s1.insertDocuments(acc.id, 'race', docs(3), 10),
+        s2.insertDocuments(acc.id, 'race', docs(2), 10),
+        s2.insertDocuments(acc.id, 'race', docs(1), 11),
+      ]);
+      expect(new Set([a.batch.id, b.batch.id, c.batch.id]).size).toBe(1);
+      const row = await consistent(s1, acc.id, a.batch.id);
+      expect(row.document_count).toBe(6);
+    });
+
     it('accounts and API keys by hash', async () => {
       const s = await fresh();
       const a = await s.getOrCreateAccount('acme', 1);
@@ -375,6 +397,26 @@ export function storeContract(name: string, harness: StoreHarness): void {
       await new Promise((r) => setTimeout(r, 50)); // let a LISTEN connection settle
       await s.submitBatch(acc.id, 'b1', 1000);
       await woken;
+      expect(Date.now() - t0).toBeLessThan(3000);
+      // A waiter on another connection (another pool: a worker process) is woken too.
+      const s2 = await another();
+      await s.insertDocuments(acc.id, 'b2', [doc(1)], 2000);
+      const warm = s2.waitForWork(100); // the first wait opens the LISTEN connection
+      await warm;
+      t0 = Date.now();
+      const remote = s2.waitForWork(5000);
+      await new Promise((r) => setTimeout(r, 50));
+      await s.submitBatch(acc.id, 'b2', 2100);
+      await remote;
+      expect(Date.now() - t0).toBeLessThan(3000);
+      // A requeue by the reaper wakes waiters as well.
+      const claimed = await s.claimDocuments(10, 10, 3000);
+      expect(claimed.length).toBe(2);
+      t0 = Date.now();
+      const requeued = s2.waitForWork(5000);
+      await new Promise((r) => setTimeout(r, 50));
+      expect((await s.reapExpiredLeases(3, 4000)).requeued).toBe(2);
+      await requeued;
       expect(Date.now() - t0).toBeLessThan(3000);
       const ctl = new AbortController();
       const aborted = s.waitForWork(5000, ctl.signal);

@@ -1,5 +1,6 @@
 /** The Store on one SQLite file (embedded mode). better-sqlite3 is synchronous; calls are serialised. */
 import { EventEmitter } from 'node:events';
+import { resolve } from 'node:path';
 import { isAllDone } from '../../domain/batch.js';
 import { newId } from '../../domain/names.js';
 import { publicStatus } from '../../domain/status.js';
@@ -14,14 +15,28 @@ import * as documents from './documents.js';
 import * as events from './events.js';
 import * as queue from './queue.js';
 
+/**
+ * One emitter per database file in this process, so a submit through one connection (the API)
+ * wakes waiters on another (the workers). Other processes on the file fall back to polling.
+ */
+const signals = new Map<string, EventEmitter>();
+function signalFor(path: string): EventEmitter {
+  let e = signals.get(path);
+  if (!e) {
+    signals.set(path, (e = new EventEmitter()));
+    e.setMaxListeners(0);
+  }
+  return e;
+}
+
 /** Embedded-mode Store. `db` and `tx` are for sibling modules in src/store/sqlite/ only. */
 export class SqliteStore implements Store {
   readonly db: Db;
-  private readonly work = new EventEmitter();
+  private readonly work: EventEmitter;
 
   constructor(readonly path: string) {
     this.db = openDatabase(path);
-    this.work.setMaxListeners(0);
+    this.work = signalFor(resolve(path));
   }
 
   /**
@@ -52,7 +67,6 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    this.work.emit('work');
     if (this.db.open) this.db.close();
   }
 
