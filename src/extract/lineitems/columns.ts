@@ -4,7 +4,7 @@
  * each column is and whether quantity × unit price = amount holds across its rows.
  */
 import type { Grid } from './grid.js';
-import { isNumeric, normalizeText, parseNumber } from './numbers.js';
+import { isNumeric, normalizeText, parseNumber, parseQuantity } from './numbers.js';
 import { headerLang, headerRole, summaryKind, type ColumnRole, type Lang } from './vocabulary.js';
 
 /** How a table's columns were read. `roles[col]` is null for a column we do not use. */
@@ -44,13 +44,14 @@ interface ColumnStats {
   letters: number;
 }
 
-function stats(grid: Grid, col: number, from: number): ColumnStats {
+function stats(grid: Grid, col: number, from: number, quantity: boolean): ColumnStats {
+  const read = quantity ? parseQuantity : parseNumber;
   const s: ColumnStats = { filled: 0, numeric: 0, percent: 0, integers: [], letters: 0 };
   for (let r = from; r < grid.rows; r++) {
     const t = grid.text(r, col);
     if (!t || rowIsSummary(grid, r)) continue;
     s.filled++;
-    const n = parseNumber(t, 'dot') ?? parseNumber(t, 'comma');
+    const n = read(t, 'dot') ?? read(t, 'comma');
     if (n) {
       s.numeric++;
       if (n.percent) s.percent++;
@@ -86,7 +87,7 @@ function productHits(grid: Grid, from: number, q: number, p: number, a: number):
     const [tq, tp, ta] = [grid.text(r, q), grid.text(r, p), grid.text(r, a)];
     if (!tq || !tp || !ta) continue;
     for (const conv of ['dot', 'comma'] as const) {
-      const [nq, np, na] = [parseNumber(tq, conv), parseNumber(tp, conv), parseNumber(ta, conv)];
+      const [nq, np, na] = [parseQuantity(tq, conv), parseNumber(tp, conv), parseNumber(ta, conv)];
       if (nq && np && na && Math.abs(nq.value * np.value - na.value) <= 0.011) {
         hits++;
         break;
@@ -114,6 +115,10 @@ function dedupeRoles(roles: (ColumnRole | null)[], headers: string[]): void {
   for (const [role, cols] of seen) {
     if (cols.length < 2 || role === 'position' || role === 'sku') continue;
     let keep = cols[0]!;
+    if (role === 'description') {
+      // `Item` + `Description` (a code, then the text): the explicit description word wins.
+      keep = cols.find((c) => !/^(item|artikel|article|art[ií]culo)\b/i.test(headers[c]!)) ?? keep;
+    }
     if (role === 'amount') {
       const net = cols.find((c) => /(net|excl|exkl|ht\b|sin iva|税抜)/i.test(headers[c]!));
       keep = net ?? cols[cols.length - 1]!;
@@ -140,7 +145,7 @@ export function mapColumns(grid: Grid, inherited?: ColumnMap): ColumnMap {
   }
   const roles = headers.map((h) => (h ? headerRole(h) : null));
   if (headerRows > 0 && roles.every((r) => r === null)) headerRows = 0;
-  const colStats = headers.map((_, c) => stats(grid, c, headerRows));
+  const colStats = headers.map((_, c) => stats(grid, c, headerRows, roles[c] === 'quantity' || roles[c] === 'unit'));
   const numeric = colStats.map(isNumericColumn);
 
   dedupeRoles(roles, headers);

@@ -44,20 +44,33 @@ export function unionBox(boxes: BBox[]): BBox {
   ];
 }
 
-/** The page a row of a (possibly stitched) table is on: the page of its first cell's box. */
-export function rowPage(table: Table, row: number): number {
+const pageCache = new WeakMap<Table, number[]>();
+
+/** The page each row of a (possibly stitched) table is on. */
+export function rowPages(table: Table): number[] {
+  const cached = pageCache.get(table);
+  if (cached) return cached;
   const pages = table.pages && table.pages.length ? table.pages : [table.page];
-  if (pages.length === 1) return pages[0]!;
+  const top = Array<number>(table.n_rows).fill(Infinity);
+  for (const c of table.cells) if (c.row < table.n_rows) top[c.row] = Math.min(top[c.row]!, c.bbox[1]);
   // A stitched table does not say where each row is; its cells' y restarts on each page, so
-  // count the drops in y (a row above its predecessor starts the next page).
+  // a row above its predecessor starts the next page.
+  const out: number[] = [];
   let idx = 0;
   let prevY = -Infinity;
-  for (let r = 0; r <= row; r++) {
-    const ys = table.cells.filter((c) => c.row === r).map((c) => c.bbox[1]);
-    if (!ys.length) continue;
-    const y = Math.min(...ys);
-    if (y < prevY - 1) idx++;
-    prevY = y;
+  for (let r = 0; r < table.n_rows; r++) {
+    const y = top[r]!;
+    if (pages.length > 1 && Number.isFinite(y)) {
+      if (y < prevY - 1) idx++;
+      prevY = y;
+    }
+    out.push(pages[Math.min(idx, pages.length - 1)]!);
   }
-  return pages[Math.min(idx, pages.length - 1)]!;
+  pageCache.set(table, out);
+  return out;
+}
+
+/** The page row `row` of `table` is on. */
+export function rowPage(table: Table, row: number): number {
+  return rowPages(table)[row] ?? table.page;
 }

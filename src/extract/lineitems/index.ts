@@ -5,7 +5,7 @@
  */
 import type { LineItem, PageLayout, Table, Totals } from '../types.js';
 import { mapColumns, type ColumnMap } from './columns.js';
-import { toGrid, type Grid } from './grid.js';
+import { rowPage, toGrid, type Grid } from './grid.js';
 import { readRows } from './items.js';
 import { conventionVotes, currencyOf, type Convention } from './numbers.js';
 import { buildTotals, summaryLinesBelow, wordsBelow, type SummaryLine } from './summary.js';
@@ -42,7 +42,7 @@ export function extractLineItems(tables: Table[], pages: PageLayout[]): LineItem
   const last = parts[parts.length - 1]!;
   const lastPage = pageOf(last.grid.table);
   const pageLayout = pages.find((p) => p.page === lastPage);
-  const bottom = last.grid.table.bbox[3];
+  const bottom = lastPageBottom(last.grid.table, lastPage);
 
   const convs = columnConventions(parts, wordsBelow(pageLayout, bottom));
   const docConv = convs.doc;
@@ -66,6 +66,14 @@ export function extractLineItems(tables: Table[], pages: PageLayout[]): LineItem
     currency,
   );
   return { line_items: items, totals };
+}
+
+/** The lower edge of a table's rows on `page` (a stitched table's bbox is its first page's). */
+function lastPageBottom(t: Table, page: number): number {
+  if (!t.pages || t.pages.length <= 1) return t.bbox[3];
+  let bottom = -Infinity;
+  for (const c of t.cells) if (rowPage(t, c.row) === page) bottom = Math.max(bottom, c.bbox[3]);
+  return Number.isFinite(bottom) ? bottom : t.bbox[3];
 }
 
 function pageOf(t: Table): number {

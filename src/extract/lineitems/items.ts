@@ -5,9 +5,9 @@
 import type { BBox, LineItem } from '../types.js';
 import type { ColumnMap } from './columns.js';
 import { rowPage, unionBox, type Grid } from './grid.js';
-import { cents, currencyOf, normalizeText, parseNumber, type Convention } from './numbers.js';
+import { cents, currencyOf, parseNumber, parseQuantity, type Convention } from './numbers.js';
 import type { SummaryLine } from './summary.js';
-import { summaryKind, type ColumnRole } from './vocabulary.js';
+import { startsWithPosition, summaryKind, type ColumnRole } from './vocabulary.js';
 
 /** One table's contribution: its items and the summary rows found inside it. */
 export interface TableRows {
@@ -45,10 +45,12 @@ export function readRows(
 ): TableRows {
   const col = (r: ColumnRole) => map.roles.indexOf(r);
   const keys = cellKeys(map);
-  const num = (t: string, c: number) => (t ? parseNumber(t, convs[c] ?? null) : null);
+  const qcol = map.roles.indexOf('quantity');
+  const num = (t: string, c: number) => (t ? (c === qcol ? parseQuantity : parseNumber)(t, convs[c] ?? null) : null);
   const isNumberCol = (c: number) => map.roles[c] !== null && NUMBER_ROLES.includes(map.roles[c]!);
   const headerCurrency = map.headers.map((h) => currencyOf(h)).find((c) => c) ?? null;
 
+  const stripPosition = dc0(map) >= 0 && startsWithPosition(map.headers[dc0(map)]!);
   const items: LineItem[] = [];
   const summaries: SummaryLine[] = [];
   const raw: RawRow[] = [];
@@ -122,7 +124,7 @@ export function readRows(
     items.push({
       table_index: tableIndex,
       row: first.row,
-      description: dc >= 0 && merged[dc] ? normalizeText(merged[dc]!) : null,
+      description: dc >= 0 && merged[dc] ? describe(merged[dc]!, stripPosition) : null,
       quantity,
       unit_price: unitPrice,
       amount,
@@ -134,6 +136,14 @@ export function readRows(
     });
   }
   return { items, summaries };
+}
+
+const dc0 = (map: ColumnMap) => map.roles.indexOf('description');
+
+/** The description as one line; under a merged `Pos. Bezeichnung` header, without the position number. */
+function describe(text: string, stripPosition: boolean): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return stripPosition ? one.replace(/^\d{1,4}\.?\s+(?=\S)/, '') : one;
 }
 
 /** `gross` after a discount cell: `10 %` takes a tenth off, a plain number is subtracted. */

@@ -173,6 +173,21 @@ export function parseNumber(text: string, conv: Convention | null = null): Parse
   return { value: s.negative && value !== 0 ? -value : value, currency: s.currency, percent: s.percent };
 }
 
+const UNIT_AFTER = /^(.*?\d)\s*(\p{L}{1,6}\.?|m²|m2|m³|個|台|本|式|枚|件|時間|箱)$/u;
+
+/**
+ * A quantity, which may carry its unit (`3 Std.`, `2 pcs`, `1.500 Stk.`, `5個`): the number, or
+ * null. Used only for quantity columns, where a word after the number is a unit, not a currency.
+ */
+export function parseQuantity(text: string, conv: Convention | null = null): ParsedNumber | null {
+  const plain = parseNumber(text, conv);
+  if (plain) return plain;
+  const m = UNIT_AFTER.exec(normalizeText(text));
+  if (!m) return null;
+  const n = parseNumber(m[1]!, conv);
+  return n && !n.percent && !n.currency ? n : null;
+}
+
 /** True when `text` reads as a number under either convention. */
 export function isNumeric(text: string): boolean {
   return parseNumber(text, 'dot') !== null || parseNumber(text, 'comma') !== null;

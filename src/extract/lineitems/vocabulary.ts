@@ -58,9 +58,17 @@ export function headerRole(header: string): ColumnRole | null {
     if (/(incl|inkl|brutto|ttc|con iva|税込)/.test(h) && AMOUNT.test(h)) return 'amount';
     return RATE.test(h) ? 'vat_rate' : 'tax';
   }
-  for (const [role, re] of RULES) if (re.test(h)) return role;
+  const matched = RULES.filter(([, re]) => re.test(h)).map(([role]) => role);
+  // Two columns merged by the detector (`Pos. Bezeichnung`): the description is the one that matters.
+  if (matched.includes('description') && matched.every((r) => r === 'description' || r === 'position')) return 'description';
+  if (matched.length) return matched[0]!;
   if (AMOUNT.test(h)) return 'amount';
   return null;
+}
+
+/** True when a header starts with a position word (`Pos.`, `Nr.`, `#`): its cells may start with the position number. */
+export function startsWithPosition(header: string): boolean {
+  return /^(pos\b|pos\.|position|nr\.?\s|no\.?\s|#|lfd)/i.test(normalizeText(header));
 }
 
 /** A header word's language, for the decimal-convention prior; null when it is shared or unknown. */
