@@ -1,0 +1,51 @@
+/**
+ * Golden invoices (test/fixtures/invoices, written by scripts/make-fixtures.ts): every fixture of
+ * the manifest through the whole engine, checking every expected cell of its item table, every
+ * expected line-item field and the totals. Cases listed in KNOWN_FAILURES.md run as expected
+ * failures, so they stay visible and the day one is fixed the suite says so.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { extractDocument } from '../../src/extract/index.js';
+import type { ExtractResult } from '../../src/extract/types.js';
+import { allDiffs, type GoldenFixture } from './lineitems/golden-check.js';
+import { REPO_ROOT } from '../paths.js';
+
+const DIR = join(REPO_ROOT, 'test/fixtures/invoices');
+const { fixtures } = JSON.parse(readFileSync(join(DIR, 'manifest.json'), 'utf8')) as { fixtures: GoldenFixture[] };
+
+/** `- \`file.pdf\` table|items|totals: why` lines of KNOWN_FAILURES.md. */
+function knownFailures(): Set<string> {
+  let text = '';
+  try {
+    text = readFileSync(join(DIR, 'KNOWN_FAILURES.md'), 'utf8');
+  } catch {
+    return new Set();
+  }
+  return new Set([...text.matchAll(/^- `([^`]+)` (table|items|totals)\b/gm)].map((m) => `${m[1]} ${m[2]}`));
+}
+const known = knownFailures();
+
+describe('golden invoices', () => {
+  it('has a fixture for every language, ruled and unruled, and a two-page table', () => {
+    expect(new Set(fixtures.map((f) => f.lang))).toEqual(new Set(['en', 'de', 'es', 'nl', 'fr', 'ja']));
+    expect(fixtures.some((f) => f.ruled) && fixtures.some((f) => !f.ruled)).toBe(true);
+    expect(fixtures.filter((f) => f.pages > 1).map((f) => f.item_table.header_repeated)).toEqual(expect.arrayContaining([true, false]));
+  });
+
+  for (const fx of fixtures) {
+    describe(fx.file, () => {
+      let result: Promise<ExtractResult> | null = null;
+      const run = () => (result ??= extractDocument(new Uint8Array(readFileSync(join(DIR, fx.file)))));
+      for (const part of ['table', 'items', 'totals'] as const) {
+        const test = known.has(`${fx.file} ${part}`) ? it.fails : it;
+        test(`${part} as expected (${fx.title})`, async () => {
+          const r = await run();
+          expect(r.page_count).toBe(fx.pages);
+          expect(allDiffs(fx, r)[part]).toEqual([]);
+        });
+      }
+    });
+  }
+});
