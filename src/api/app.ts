@@ -19,6 +19,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { rateLimitHook } from './rate-limit.js';
 import { registerLongPoll } from './long-poll.js';
 import { registerIdempotency } from './idempotency.js';
+import { registerExporters } from './exports/index.js';
 import { webhookDispatcherHooks } from '../webhooks/plugin.js';
 
 const UPLOAD_PATH = '/v1/batches/{batch_name}/documents';
@@ -83,6 +84,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   });
 
   webhookDispatcherHooks(app, deps);
+  registerExporters(deps);
   await app.register(healthRoutes(deps));
   await app.register(docsRoutes());
   await app.register(
