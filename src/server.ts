@@ -12,6 +12,7 @@ import type { Config } from './config.js';
 import { openStore } from './store/index.js';
 import type { Store } from './store/types.js';
 import { startWorkers, type Workers } from './worker/loop.js';
+import { startWebhookDispatcher } from './webhooks/plugin.js';
 
 export interface RunningServer {
   /** `http://host:port` actually bound (port 0 picks a free one). */
@@ -91,9 +92,11 @@ export async function startWorkerProcess(config: Config, opts: { graceMs?: numbe
   const { store, blobs } = await openStorage(config);
   try {
     const workers = await startWorkers({ config, store, blobs, log: workerLog(null) });
+    const webhooks = await startWebhookDispatcher(config, store, (err) => workerLog(null)('error', 'webhook dispatcher', { err: String(err) }));
     return {
       workers,
       async close() {
+        await webhooks.stop();
         await workers.stop(opts.graceMs);
         await blobs.close();
         await store.close();
