@@ -1,0 +1,55 @@
+// kill -9 loses nothing: a 201 upload survives with its bytes, and a document whose worker died
+// mid-extraction is handed to the next process once its lease runs out.
+import { afterAll, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../../src/api/auth.js';
+import { TablemillClient } from '../../src/client/index.js';
+import { loadConfig } from '../../src/config.js';
+import { openStore } from '../../src/store/index.js';
+import { icdarPdf, scannedPdf } from './fixtures.js';
+import { createKeyCli, serve, tempDataDir, type ServeProcess } from './server.js';
+
+const env = { TABLEMILL_DATA_DIR: tempDataDir(), TABLEMILL_WORKER_CONCURRENCY: '1', TABLEMILL_LEASE_MS: '1000', TABLEMILL_POLL_MS: '200' };
+const running: ServeProcess[] = [];
+afterAll(async () => {
+  for (const s of running) await s.kill9();
+});
+
+describe('durability', () => {
+  it('survives kill -9: uploads and their bytes are kept, an interrupted document runs again', async () => {
+    const key = createKeyCli(env, 'acme');
+    const first = await serve(env);
+    running.push(first);
+    let client = new TablemillClient(first.url, key);
+    const kept = (await client.upload('kept', [{ filename: 'eu-005.pdf', data: icdarPdf('eu-005') }])).documents[0];
+    const slow = (await client.upload('slow', [{ filename: 'scanned.pdf', data: await scannedPdf() }])).documents[0];
+    await client.process('slow');
+    const deadline = Date.now() + 30_000;
+    while ((await client.getDocument(slow.id)).status !== 'processing') {
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await first.kill9();
+
+    // The restarted server gives up on the scanned file after 3 s: enough to show it ran again.
+    const second = await serve({ ...env, TABLEMILL_DOCUMENT_TIMEOUT_MS: '3000' });
+    running.push(second);
+    client = new TablemillClient(second.url, key);
+    expect(await client.getDocument(kept.id)).toMatchObject({ status: 'queued', sha256: kept.sha256, size_bytes: kept.size_bytes });
+    expect(Buffer.compare((await client.documentFile(kept.id)).bytes, icdarPdf('eu-005'))).toBe(0);
+    await client.process('kept');
+    expect(await client.waitUntilDone('kept', { timeoutMs: 60_000 })).toMatchObject({ status: 'succeeded', counts: { succeeded: 1 } });
+
+    expect((await client.waitUntilDone('slow', { timeoutMs: 60_000 })).counts.failed).toBe(1);
+    const doc = await client.getDocument(slow.id);
+    expect(doc).toMatchObject({ status: 'failed', processing_error: { code: 'timeout' } });
+    expect(await second.stop()).toBe(0);
+    const store = await openStore(loadConfig(env));
+    try {
+      const account = await store.findAccountByKeyHash(hashApiKey(key));
+      // Attempt 1 died with the first server; attempt 2 ran (and timed out) on the second.
+      expect((await store.getDocument(account!.id, slow.id))!.attempts).toBe(2);
+    } finally {
+      await store.close();
+    }
+  }, 180_000);
+});
