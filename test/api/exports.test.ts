@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvField } from '../../src/api/exports/csv.js';
 import { newId } from '../../src/domain/names.js';
 import { extractDocument } from '../../src/extract/index.js';
-import { api, open, removeDir, upload, type Harness } from '../webhooks/harness.js';
+import { api, open, removeDir, type Harness } from '../webhooks/harness.js';
 
 const FIX = new URL('../fixtures/invoices/', import.meta.url).pathname;
 const FILES = ['en-ruled-invoice.pdf', 'de-unruled-invoice.pdf'];
@@ -20,13 +20,21 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
       else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') row.push(field), (field = '');
-    else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(field), rows.push(row), (row = []), (field = ''), i++;
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
     } else field += ch;
   }
   if (field !== '' || row.length) throw new Error('CSV does not end with CRLF');
