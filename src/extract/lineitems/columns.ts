@@ -220,6 +220,9 @@ function fillFromNumbers(
       }
   const bodyRows = Math.max(1, s[cand[cand.length - 1] ?? 0]?.numeric ?? 1);
   if (best && bestHits >= Math.max(1, bodyRows * 0.5)) {
+    // q × p is p × q: of the two factors, the one of whole numbers is the quantity.
+    const counts = (c: number) => s[c]!.integers.length === s[c]!.numeric;
+    if (free(best[0]) && free(best[1]) && counts(best[1]) && !counts(best[0])) best = [best[1], best[0], best[2]];
     [roles[best[0]], roles[best[1]], roles[best[2]]] = ['quantity', 'unit_price', 'amount'];
     return;
   }

@@ -123,7 +123,7 @@ export function readRows(
     keys.forEach((k, c) => (cells[k] = merged[c]!));
     items.push({
       table_index: tableIndex,
-      row: first.row,
+      row: group[0]!.row,
       description: dc >= 0 && merged[dc] ? describe(merged[dc]!, stripPosition) : null,
       quantity,
       unit_price: unitPrice,

@@ -36,7 +36,7 @@ const AMOUNT = /(amount|total|betrag|gesamt|summe|importe|bedrag|totaal|montant|
 const RULES: [ColumnRole, RegExp][] = [
   ['unit_price', /(unit price|price per unit|price\/unit|unit cost|\brate\b|einzelpreis|stückpreis|e-preis|preis\/einheit|preis je|precio unit|precio\/u|p\. ?unit|prijs per|stukprijs|eenheidsprijs|prix unit|prix u\b|\bp\.u\.|単価|^price$|^preis$|^precio$|^prijs$|^prix$|^unit ?price)/],
   ['discount', /(discount|rabatt|nachlass|descuento|\bdto\b|korting|remise|値引|割引)/],
-  ['quantity', /(\bqty\b|quantity|\bquant|menge|anzahl|\banz\b|\bstk\b|stück$|cantidad|\bcant\b|\buds\b|unidades|aantal|\bqté\b|\bqte\b|数量|^hours$|^hrs$|^std\.?$|stunden)/],
+  ['quantity', /(^qt[ée]s?\.?$|\bqty\b|quantity|\bquant|menge|anzahl|\banz\b|\bstk\b|stück$|cantidad|\bcant\b|\buds\b|unidades|aantal|\bqté\b|\bqte\b|数量|^hours$|^hrs$|^std\.?$|stunden)/],
   ['unit', /(^units?$|einheit|^me$|^eh$|unidad|eenheid|unité|単位|\buom\b)/],
   ['sku', /(art\.? ?-?nr|artikelnr|artikelnummer|\bsku\b|item code|item no|product code|part no|^code$|^ref|referencia|código|codigo|artikelcode|^réf|品番|コード)/],
   ['position', /(^pos\b|^pos\.|^position$|^nr\.?$|^no\.?$|^#$|^n[º°o]\.?$|^line$|^lfd|^núm\.?$|^項番$|^no$)/],
@@ -92,18 +92,27 @@ export function langConvention(lang: Lang | null): Convention | null {
 /** What a summary row says it is. `carry` is a page total carried forward: neither an item nor a total. */
 export type SummaryKind = 'subtotal' | 'tax' | 'total' | 'carry' | 'balance_open' | 'balance_close';
 
+/** `re` matches at the start of `l` and is not the start of a longer word (`Tax` but not `Taxi`); for the short tax words only, as German compounds (`Gesamtbetrag`) must match. */
+function starts(re: RegExp, l: string): boolean {
+  const m = re.exec(l);
+  if (!m) return false;
+  const next = l[m[0].length];
+  return !next || !/[a-zäöüßà-ÿ]/.test(next);
+}
+
 /** The kind of summary row a label starts, or null when it is not one. Anchored at the start. */
 export function summaryKind(label: string): SummaryKind | null {
   const l = normalizeText(label).toLowerCase().replace(/[:：]\s*$/, '');
   if (!l) return null;
-  if (/^(carried forward|brought forward|übertrag|uebertrag|transporte|suma y sigue|transport|report|à reporter|a reporter|繰越)/.test(l)) return 'carry';
+  if (/^(carried forward|brought forward|übertrag|uebertrag|transporte|suma y sigue|à reporter|a reporter|繰越)/.test(l)) return 'carry';
   if (/^(opening balance|balance brought|previous balance|anfangssaldo|alter (kontostand|saldo)|saldo (inicial|anterior)|beginsaldo|saldo begin|solde (initial|précédent|d'ouverture)|前月繰越|前回残高|期首残高)/.test(l)) return 'balance_open';
   if (/^(closing balance|new balance|balance carried|endsaldo|neuer (kontostand|saldo)|saldo (final|nuevo)|eindsaldo|saldo eind|nieuw saldo|solde (final|nouveau)|nouveau solde|今回残高|期末残高|残高合計)/.test(l)) return 'balance_close';
   if (/^(sub-? ?total|zwischensumme|nettobetrag|netto ?summe|summe netto|gesamt netto|nettobetrag|netto$|total net|net total|net amount|total ht|total hors|base imponible|subtotaal|totaal excl|sous-total|sous total|小計|税抜合計|税抜金額)/.test(l)) return 'subtotal';
-  if (/^(total|gesamt|summe|rechnungsbetrag|endbetrag|bruttobetrag|importe total|totaal|te betalen|net à payer|montant total|合計|税込|ご請求|請求金額|amount due|balance due|grand total|zu zahlen|a pagar)/.test(l)) {
+  if (/^(total|gesamt|summe|rechnungsbetrag|endbetrag|bruttobetrag|importe total|totaal|te betalen|net à payer|montant total|合計|税込|ご請求|請求金額|amount due|balance due|grand total|zu zahlen|a pagar)/.test(l) && !/^total(?:ly|ity)/.test(l)) {
     if (TAX.test(l) && !/(incl|inkl|brutto|ttc|con iva|税込|合計)/.test(l)) return 'tax'; // `Total VAT`, `Summe MwSt`
     return 'total';
   }
-  if (/^(vat|tax|sales tax|gst|mwst|ust|umsatzsteuer|mehrwertsteuer|zzgl|plus vat|iva|btw|tva|消費税|内消費税|plus|\+)/.test(l)) return 'tax';
+  if (starts(/^(vat|tax|sales tax|gst|mwst|ust|umsatzsteuer|mehrwertsteuer|iva|btw|tva|消費税|内消費税)/, l)) return 'tax';
+  if (/^(zzgl|plus|\+|davon|incl|inkl|enthaltene)/.test(l) && TAX.test(l)) return 'tax'; // `zzgl. 19 % MwSt.`
   return null;
 }
