@@ -61,6 +61,18 @@ export function registerIdempotency(v1: FastifyInstance, deps: AppDeps): void {
   let store: IdempotencyStore | null = null;
   let lastPurge = 0;
 
+  // Documents the header on the two routes (and /openapi.json) without touching the route files.
+  v1.addHook('onRoute', (route) => {
+    if (route.method !== 'POST' || (route.url !== UPLOAD && route.url !== PROCESS)) return;
+    const schema = (route.schema ??= {}) as Record<string, unknown>;
+    const headers = (schema.headers as { type?: string; properties?: Record<string, unknown> } | undefined) ?? { type: 'object', properties: {} };
+    headers.properties = {
+      ...headers.properties,
+      'idempotency-key': { type: 'string', minLength: 1, maxLength: 255, description: 'replays the first successful answer for 24 h; another request with the key → 422; while the first runs → 409' },
+    };
+    schema.headers = headers;
+  });
+
   v1.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     const route = request.routeOptions.url;
     if (request.method !== 'POST' || (route !== UPLOAD && route !== PROCESS)) return;

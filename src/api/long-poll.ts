@@ -71,6 +71,19 @@ function parseWait(raw: unknown): number | null {
 export function registerLongPoll(v1: FastifyInstance, deps: AppDeps): void {
   const signal = changeSignal(deps.store);
 
+  // Documents `?wait` in the status routes' schema (validation and /openapi.json) without
+  // touching the route files; onRoute sees the routes registered after this call.
+  v1.addHook('onRoute', (route) => {
+    if (!route.config?.statusResource || route.method !== 'GET') return;
+    const schema = (route.schema ??= {}) as Record<string, unknown>;
+    const query = (schema.querystring as { type?: string; properties?: Record<string, unknown> } | undefined) ?? { type: 'object', properties: {} };
+    query.properties = {
+      ...query.properties,
+      wait: { type: 'integer', minimum: 0, maximum: MAX_WAIT_S, description: 'long-poll: answer when the resource changes (or its ETag differs from If-None-Match), or after this many seconds' },
+    };
+    schema.querystring = query;
+  });
+
   async function current(request: FastifyRequest): Promise<string | null> {
     const params = request.params as Record<string, string>;
     if (request.routeOptions.config.statusResource === 'batch') {
