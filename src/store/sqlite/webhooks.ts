@@ -94,9 +94,14 @@ export class SqliteWebhookStore implements WebhookStore {
       `INSERT INTO webhook_deliveries (id, batch_id, event_id, attempt, status, created_at, next_attempt_at)
        VALUES (?, ?, ?, 1, 'pending', ?, ?) ON CONFLICT (event_id, attempt) DO NOTHING`,
     );
+    // Read first, outside a transaction: an idle dispatcher polls twice a second and must not
+    // take the database's one write lock from the workers each time. The insert's ON CONFLICT
+    // settles a race with another process.
+    const rows = due.all() as Raw[];
+    if (!rows.length) return 0;
     const tx = this.db.transaction(() => {
       let count = 0;
-      for (const e of due.all() as Raw[]) count += insert.run(newId('dlv'), e.batch_id, e.id, now, now).changes;
+      for (const e of rows) count += insert.run(newId('dlv'), e.batch_id, e.id, now, now).changes;
       return count;
     });
     return tx.immediate();
@@ -120,6 +125,8 @@ export class SqliteWebhookStore implements WebhookStore {
               w.url, w.secret, e.type AS event_type, e.created_at AS event_created_at, e.batch_json
        FROM webhook_deliveries d JOIN webhooks w ON w.batch_id = d.batch_id JOIN batch_events e ON e.id = d.event_id WHERE d.id = ?`,
     );
+    // Nothing due (the usual case): answer from a read, without the write lock.
+    if (!pick.all(now, now, 1).length) return [];
     const tx = this.db.transaction(() => {
       const out: ClaimedDelivery[] = [];
       for (const { id } of pick.all(now, now, limit) as Array<{ id: string }>) {
