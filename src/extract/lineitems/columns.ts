@@ -63,9 +63,19 @@ function stats(grid: Grid, col: number, from: number, quantity: boolean): Column
   return s;
 }
 
+const summaryRowsCache = new WeakMap<Grid, boolean[]>();
+
+/** Whether row `r` holds a summary label; computed once per grid (stats ask for every column). */
 function rowIsSummary(grid: Grid, r: number): boolean {
-  for (let c = 0; c < grid.cols; c++) if (summaryKind(grid.text(r, c))) return true;
-  return false;
+  let rows = summaryRowsCache.get(grid);
+  if (!rows) {
+    rows = Array.from({ length: grid.rows }, (_, row) => {
+      for (let c = 0; c < grid.cols; c++) if (summaryKind(grid.text(row, c))) return true;
+      return false;
+    });
+    summaryRowsCache.set(grid, rows);
+  }
+  return rows[r]!;
 }
 
 function isNumericColumn(s: ColumnStats): boolean {

@@ -45,6 +45,8 @@ const MINUS = /[-−–]/u;
 
 /** Text normalised for reading: full-width digits and the no-break/thin spaces (NFKC) become ASCII. */
 export function normalizeText(text: string): string {
+  // Most cells are plain ASCII; NFKC is the cost of this module otherwise (ICDAR profile: 25 %).
+  if (/^[\x20-\x7e]*$/.test(text)) return text.includes('  ') ? text.replace(/ +/g, ' ').trim() : text.trim();
   return text
     .normalize('NFKC')
     .replace(/[\u00a0\u2007\u2009\u202f\u200a]/g, ' ')
