@@ -14,18 +14,30 @@ let server: Server;
 let port = 0;
 let connections = 0;
 let requests = 0;
+const paths: string[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     requests++;
+    paths.push(req.url ?? '');
     req.resume();
-    req.on('end', () => res.end('ok'));
+    req.on('end', () => {
+      if (req.url === '/redirect') {
+        res.writeHead(302, { location: '/elsewhere' });
+        res.end();
+      } else if (req.url === '/silent') {
+        // never answers
+      } else res.end('ok');
+    });
   });
   server.on('connection', () => connections++);
   await new Promise<void>((r) => server.listen({ port: 0, host: '::', ipv6Only: false }, r));
   port = (server.address() as AddressInfo).port;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise<void>((r) => server.close(() => r()));
+});
 
 const secret = newWebhookSecret();
 const send = (host: string, allowPrivate = false) =>
@@ -102,6 +114,23 @@ describe('address guard at send time', () => {
     const out = await send('127.0.0.1', true);
     expect(out).toEqual({ status: 200, error: null });
     expect(requests).toBe(before + 1);
+  });
+});
+
+describe('sender', () => {
+  it('follows no redirect: a 302 is a failed attempt and its Location is never requested', async () => {
+    const out = await sendWebhook({ url: `http://127.0.0.1:${port}/redirect`, secret, eventId: 'evt_r', body: '{}', timeoutMs: 2000, allowPrivate: true });
+    expect(out).toEqual({ status: 302, error: null });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(paths).not.toContain('/elsewhere');
+  });
+
+  it('gives up on a receiver that does not answer within the time limit', async () => {
+    const t0 = Date.now();
+    const out = await sendWebhook({ url: `http://127.0.0.1:${port}/silent`, secret, eventId: 'evt_s', body: '{}', timeoutMs: 300, allowPrivate: true });
+    expect(out.status).toBeNull();
+    expect(out.error).toMatch(/no answer within 300 ms/);
+    expect(Date.now() - t0).toBeLessThan(1500);
   });
 });
 
