@@ -44,6 +44,11 @@ describe('rate limits on SQLite (one process)', () => {
     const body = await refused.json();
     expect(body.error.code).toBe('rate_limited');
     expect(body.error.request_id).toMatch(/^req_/);
+    // Refused again (now from the in-memory block): still 429 with Retry-After.
+    const again = await api(h, 'GET', `/v1/documents/doc_nosuch`);
+    expect(again.status).toBe(429);
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(again.headers.get('ratelimit-remaining')).toBe('0');
 
     const other = (await createKey(h.store, 'other', Date.now())).key;
     const res = await fetch(h.url + '/v1/batches/nosuch', { headers: { authorization: `Bearer ${other}` } });
