@@ -1,10 +1,7 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../src/api/auth.js';
-import { api, open, pgSchema, removeDir, type Harness } from '../webhooks/harness.js';
-
-const BIN = new URL('../../bin/tablemill', import.meta.url).pathname;
+import { api, BIN, open, pgSchema, removeDir, startServe, type Harness } from '../webhooks/harness.js';
 
 async function statusCodes(h: Harness, key: string, path: string, n: number): Promise<number[]> {
   const out: number[] = [];
@@ -73,33 +70,6 @@ describe('rate limits on SQLite (one process)', () => {
     }
   });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
-
-async function startServe(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [BIN, 'serve', '--no-workers'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.stderr!.on('data', (d) => (err += d));
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
-  });
-  return { child, url };
-}
 
 const pgs = pgSchema('tm_rl');
 describe.skipIf(!pgs)('rate limits on PostgreSQL, two API processes', () => {

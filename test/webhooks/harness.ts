@@ -3,7 +3,9 @@
  * PDF upload, and a "worker" that drives documents through the store's own claim → complete
  * (the extraction itself is not what these tests are about, so it is not run).
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -123,4 +125,36 @@ export async function until<T>(fn: () => Promise<T> | T, ms = 10_000, step = 50)
     if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
     await new Promise((r) => setTimeout(r, step));
   }
+}
+
+/** The CLI entry point, for tests that run real processes. */
+export const BIN = new URL('../../bin/tablemill', import.meta.url).pathname;
+
+/** A port free right now on loopback. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+/** Starts `bin/tablemill serve ARGS` on a free port; resolves with its URL from the startup line. */
+export async function startServe(env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.stderr!.on('data', (d) => (err += d));
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+  return { child, url };
 }

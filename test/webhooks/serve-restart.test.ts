@@ -1,39 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeDir, until } from './harness.js';
+import { BIN, removeDir, startServe, until } from './harness.js';
 import { startReceiver, verifyStandardWebhook } from './receiver.js';
 
-const BIN = new URL('../../bin/tablemill', import.meta.url).pathname;
 const PDF = readFileSync(new URL('../fixtures/invoices/en-ruled-invoice.pdf', import.meta.url));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
-
-function serve(env: NodeJS.ProcessEnv, args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] });
-    });
-    child.stderr!.on('data', (d) => (err += d));
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
-  });
-}
 
 describe('bin/tablemill serve: kill -9 during the retries', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tm-wr-'));
@@ -47,10 +20,8 @@ describe('bin/tablemill serve: kill -9 during the retries', () => {
     const rx = await startReceiver();
     try {
       rx.plan('/hook', [500, 200]);
-      const port = await freePort();
       const env = {
         ...process.env,
-        PORT: String(port),
         TABLEMILL_DATA_DIR: dir,
         TABLEMILL_WEBHOOK_ALLOW_PRIVATE: '1',
         TABLEMILL_WEBHOOK_RETRY_SCHEDULE: '3s',
@@ -62,7 +33,7 @@ describe('bin/tablemill serve: kill -9 during the retries', () => {
       expect(keyRun.status, keyRun.stderr).toBe(0);
       const key = keyRun.stdout.trim().split('\n').at(-1)!;
       const auth = { authorization: `Bearer ${key}` };
-      const first = await serve(env, []);
+      const first = await startServe(env, []);
       children.push(first.child);
 
       const form = new FormData();
@@ -81,7 +52,7 @@ describe('bin/tablemill serve: kill -9 during the retries', () => {
       await new Promise((r) => first.child.once('exit', r));
       const whileDown = rx.on('/hook').length;
 
-      const second = await serve(env, ['--no-workers']);
+      const second = await startServe(env, ['--no-workers']);
       children.push(second.child);
       await until(() => rx.on('/hook').length === 2, 15_000, 100);
       expect(whileDown).toBe(1);
