@@ -35,8 +35,11 @@ export async function selectDocumentResult(q: Q, accountId: string, id: string):
 
 /** One page of a batch's documents with results, in upload order (seq), after `afterSeq`. */
 export async function selectResultsPage(q: Q, accountId: string, batchId: string, afterSeq: number, limit: number): Promise<(DocumentResultRow & { seq: number })[]> {
-  const sql = `SELECT ${DOCUMENT_COLUMNS}, d.seq, r.result_json ${FROM} LEFT JOIN document_results r ON r.document_id = d.id
-     WHERE d.batch_id = $1 AND d.account_id = $2 AND d.seq > $3 ORDER BY d.seq LIMIT $4`;
+  // The page is cut from documents alone first: without fresh statistics (right after a bulk
+  // upload) the planner otherwise joined all 20,000 rows before sorting (145 ms → 1 ms measured).
+  const sql = `SELECT ${DOCUMENT_COLUMNS}, d.seq, r.result_json
+     FROM (SELECT * FROM documents WHERE batch_id = $1 AND account_id = $2 AND seq > $3 ORDER BY seq LIMIT $4) d
+     JOIN batches b ON b.id = d.batch_id LEFT JOIN document_results r ON r.document_id = d.id ORDER BY d.seq`;
   const { rows } = await q.query(sql, [batchId, accountId, afterSeq, limit]);
   return rows.map((r) => ({ ...toDocumentResult(r), seq: Number(r.seq) }));
 }
@@ -68,11 +71,4 @@ export async function cancelOne(q: Q, id: string, now: number): Promise<boolean>
 /** Removes a terminal document and its result (cascade); false if it is not terminal. */
 export async function deleteTerminal(q: Q, id: string): Promise<boolean> {
   return (await q.query("DELETE FROM documents WHERE id = $1 AND state IN ('succeeded', 'failed', 'canceled')", [id])).rowCount === 1;
-}
-
-export async function insertResult(q: Q, documentId: string, resultJson: string): Promise<void> {
-  await q.query(
-    'INSERT INTO document_results (document_id, result_json) VALUES ($1, $2) ON CONFLICT (document_id) DO UPDATE SET result_json = excluded.result_json',
-    [documentId, resultJson],
-  );
 }

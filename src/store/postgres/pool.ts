@@ -54,3 +54,15 @@ export async function transaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Pr
     }
   }
 }
+
+/** One statement outside an explicit transaction (autocommit), retried like `transaction`. */
+export async function queryRetrying(pool: pg.Pool, sql: string, values: unknown[]): Promise<pg.QueryResult> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await pool.query(sql, values);
+    } catch (err) {
+      if (attempt < 3 && RETRYABLE.has((err as { code?: string }).code ?? '')) continue;
+      throw err;
+    }
+  }
+}

@@ -13,7 +13,7 @@ import * as documents from './documents.js';
 import * as events from './events.js';
 import { WorkListener } from './listener.js';
 import { migratePostgres } from './migrate.js';
-import { clientConfig, openPool, transaction, type Q } from './pool.js';
+import { clientConfig, openPool, queryRetrying, transaction, type Q } from './pool.js';
 import * as queue from './queue.js';
 
 /** Cluster-mode Store. `pool` and `tx` are for sibling modules in src/store/postgres/ (and the PG blob store). */
@@ -32,6 +32,9 @@ export class PostgresStore implements Store {
   static async open(url: string, schema: string | null, opts: { max?: number } = {}): Promise<PostgresStore> {
     return new PostgresStore(await openPool(url, schema, opts.max), schema, url);
   }
+
+  /** The pool, with single statements retried on deadlock. */
+  private readonly queryable: Q = { query: ((sql: string, values: unknown[]) => queryRetrying(this.pool, sql, values)) as Q['query'] };
 
   /** Runs `fn` in one transaction on one client (retried on deadlock). */
   tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -171,13 +174,7 @@ export class PostgresStore implements Store {
   }
 
   async completeDocument(id: string, attempt: number, outcome: DocumentOutcome, now: number): Promise<boolean> {
-    return this.tx(async (c) => {
-      const batchId = await queue.completeLeased(c, id, attempt, outcome, now);
-      if (!batchId) return false;
-      if (outcome.status === 'succeeded') await documents.insertResult(c, id, outcome.result_json);
-      await this.afterTransition(c, await batches.bumpBatch(c, batchId, { counts: move('processing', outcome.status), completedAt: now }), now);
-      return true;
-    });
+    return (await queue.completeInOneStatement(this.queryable, id, attempt, outcome, now, newId('evt'))) !== null;
   }
 
   /** Under a transaction-scoped advisory lock: when several processes reap, one does the work. */

@@ -28,8 +28,10 @@ export function selectDocumentResult(db: Db, accountId: string, id: string): Doc
 
 /** One page of a batch's documents with results, in upload order (seq), after `afterSeq`. */
 export function selectResultsPage(db: Db, accountId: string, batchId: string, afterSeq: number, limit: number): (DocumentResultRow & { seq: number })[] {
-  const sql = `SELECT ${DOCUMENT_COLUMNS}, d.seq, r.result_json ${FROM} LEFT JOIN document_results r ON r.document_id = d.id
-     WHERE d.batch_id = ? AND d.account_id = ? AND d.seq > ? ORDER BY d.seq LIMIT ?`;
+  // The page is cut from documents alone first (on the (batch_id, seq) index), then joined.
+  const sql = `SELECT ${DOCUMENT_COLUMNS}, d.seq, r.result_json
+     FROM (SELECT * FROM documents WHERE batch_id = ? AND account_id = ? AND seq > ? ORDER BY seq LIMIT ?) d
+     JOIN batches b ON b.id = d.batch_id LEFT JOIN document_results r ON r.document_id = d.id ORDER BY d.seq`;
   return (prepared(db, sql).all(batchId, accountId, afterSeq, limit) as Raw[]).map((r) => ({ ...toDocumentResult(r), seq: Number(r.seq) }));
 }
 
