@@ -70,6 +70,12 @@ function parseWait(raw: unknown): number | null {
 /** Adds the ETag and long-poll hooks to the /v1 scope (before its routes are registered). */
 export function registerLongPoll(v1: FastifyInstance, deps: AppDeps): void {
   const signal = changeSignal(deps.store);
+  // On shutdown, waiting requests answer at once instead of holding the close for up to 30 s.
+  let closing = false;
+  v1.addHook('preClose', async () => {
+    closing = true;
+    signal.emit('change');
+  });
 
   // Documents `?wait` in the status routes' schema (validation and /openapi.json) without
   // touching the route files; onRoute sees the routes registered after this call.
@@ -108,7 +114,7 @@ export function registerLongPoll(v1: FastifyInstance, deps: AppDeps): void {
     const onClose = () => (gone = true);
     request.raw.once('close', onClose);
     try {
-      while (!gone && !reply.sent && Date.now() < deadline) {
+      while (!gone && !closing && !reply.sent && Date.now() < deadline) {
         await new Promise<void>((resolve) => {
           const t = setTimeout(done, Math.min(POLL_MS, Math.max(0, deadline - Date.now())));
           function done() {

@@ -114,3 +114,19 @@ describe('?wait=N long-poll', () => {
     }
   });
 });
+
+describe('shutdown', () => {
+  it('a waiting request answers at once when the app closes', async () => {
+    const own = await open({ TABLEMILL_RATE_LIMITS: '0' });
+    await upload(own, 'bye', 1);
+    const etag = (await api(own, 'GET', '/v1/batches/bye')).headers.get('etag')!;
+    const pending = api(own, 'GET', '/v1/batches/bye?wait=30', undefined, { 'if-none-match': etag });
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = Date.now();
+    await own.close();
+    const res = await pending;
+    expect(res.status).toBe(304);
+    expect(Date.now() - t0).toBeLessThan(3000);
+    removeDir(own.dir);
+  });
+});
