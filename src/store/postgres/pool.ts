@@ -28,9 +28,14 @@ export async function openPool(url: string, schema: string | null, max = 10): Pr
   return pool;
 }
 
-/** The pool config of `openPool`, for a dedicated LISTEN client. */
+/** The config of the dedicated LISTEN client, named so operators (and tests) can find it in pg_stat_activity. */
 export function clientConfig(url: string, schema: string | null): pg.ClientConfig {
-  return { connectionString: url, options: schema ? `-c search_path=${ident(schema)}` : undefined, types };
+  return { connectionString: url, options: schema ? `-c search_path=${ident(schema)}` : undefined, types, application_name: listenerName(schema) };
+}
+
+/** `application_name` of the LISTEN connection for a schema. */
+export function listenerName(schema: string | null): string {
+  return `tablemill-listen:${schema ?? 'public'}`.slice(0, 63);
 }
 
 // deadlock_detected, serialization_failure: safe to retry the whole transaction.
