@@ -1,7 +1,7 @@
 /**
  * Writes the golden invoice fixtures: test/fixtures/invoices/*.pdf and manifest.json (the item
  * table's expected cell texts, the expected line items and totals), from the specs in
- * test/fixtures/invoices/{invoices,multipage}.ts. Run: `node bin/run-ts.js scripts/make-fixtures.ts`.
+ * test/fixtures/invoices/{invoices,multipage,statements}.ts. Run: `node bin/run-ts.js scripts/make-fixtures.ts`.
  * The PDFs are committed, so neither CI nor tests need the fonts this uses (Debian
  * fonts-ipafont-gothic for Japanese, fonts-dejavu-core for U+202F); fonts are embedded as subsets.
  */
@@ -12,6 +12,7 @@ import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { invoices } from '../test/fixtures/invoices/invoices.js';
 import { multipage } from '../test/fixtures/invoices/multipage.js';
+import { statements } from '../test/fixtures/invoices/statements.js';
 import { cellText, isNum, type CellSpec, type FixtureSpec, type SummarySpec } from '../test/fixtures/invoices/spec.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -76,6 +77,22 @@ function drawRows(page: PDFPage, font: PDFFont, bold: PDFFont, spec: FixtureSpec
   return y;
 }
 
+/** Summary rows inside the grid: the label spans every column but the last (no inner rules there). */
+function drawGridSummary(page: PDFPage, font: PDFFont, spec: FixtureSpec, lines: SummarySpec[], top: number): number {
+  const right = LEFT + spec.columns.reduce((s, c) => s + c.width, 0);
+  const split = right - spec.columns[spec.columns.length - 1]!.width;
+  const height = 2 * PAD_Y + SIZE;
+  let y = top;
+  for (const l of lines) {
+    putRight(page, font, l.label, split - PAD_X, y + PAD_Y);
+    putRight(page, font, l.value.text, right - PAD_X, y + PAD_Y);
+    y += height;
+    hline(page, LEFT, right, y);
+  }
+  for (const x of [LEFT, split, right]) vline(page, x, top, y);
+  return y;
+}
+
 /** Summary lines right-aligned under the last two columns, below the table. */
 function drawSummary(page: PDFPage, font: PDFFont, spec: FixtureSpec, lines: SummarySpec[], top: number): number {
   const right = LEFT + spec.columns.reduce((s, c) => s + c.width, 0) - PAD_X;
@@ -123,7 +140,10 @@ async function render(spec: FixtureSpec): Promise<Uint8Array> {
     y = drawRows(page, font, bold, spec, rows, y, withHeader ? 1 : 0);
     const carry = spec.carry?.[p];
     if (carry) drawSummary(page, font, spec, [carry], y);
-    if (p === spec.pages.length - 1) drawSummary(page, font, spec, spec.summary, y);
+    if (p === spec.pages.length - 1) {
+      if (spec.summaryInGrid) drawGridSummary(page, font, spec, spec.summary, y);
+      else drawSummary(page, font, spec, spec.summary, y);
+    }
     if (spec.footer) put(page, font, spec.footer(p + 1, spec.pages.length), LEFT, PAGE_H - 40, 8);
   }
   return doc.save({ useObjectStreams: false });
@@ -186,7 +206,7 @@ function expected(spec: FixtureSpec) {
   };
 }
 
-const specs = [...invoices, ...multipage];
+const specs = [...invoices, ...multipage, ...statements];
 await mkdir(OUT, { recursive: true });
 const manifest = [];
 for (const spec of specs) {
