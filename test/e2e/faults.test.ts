@@ -52,7 +52,7 @@ describe('faults', () => {
       duplex: 'half',
     } as RequestInit);
     expect(res.status).toBe(413);
-    expect((await res.json()).error.code).toBe('file_too_large');
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('file_too_large');
     // 120 MiB sent: holding the file would raise the peak by ≥ 120 MiB. Streaming measured +23 MiB
     // whether 60 or 200 MiB were sent (stream buffers and garbage not yet collected): flat.
     expect(server.peakRssKiB() - before).toBeLessThan(64 * 1024);

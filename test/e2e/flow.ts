@@ -152,7 +152,7 @@ export function registerFlow(label: string, dbEnv: () => Promise<Record<string, 
       await expectApiError(client.getBatch('errs'), 404, 'batch_not_found');
       const raw = await fetch(`${server.url}/v1/batches`, { headers: { authorization: 'Basic x' } });
       expect(raw.status).toBe(401);
-      const body = await raw.json();
+      const body = (await raw.json()) as { error: { request_id: string } };
       expect(body.error.request_id).toBe(raw.headers.get('x-request-id'));
     });
   });
