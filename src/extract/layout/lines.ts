@@ -49,17 +49,22 @@ function chunkOf(words: Word[]): Chunk {
 
 /** Column gaps this wide (× font size) always separate chunks, however spaced the line is. */
 const WIDE_GAP_EM = 1.5;
+/** A gap must also be this many times the line's narrowest word gap: justification stretches all gaps alike. */
+const STRETCH = 1.6;
 
 /**
- * Splits a line's words (sorted by x) into chunks at column-sized gaps. The threshold adapts to
- * the line: a justified line spaces every word ~0.7 em apart, so a gap must also be twice the
- * line's median gap; capped at 1.5 em so a row of one-word cells (all gaps wide) still splits.
+ * Splits a line's words (sorted by x) into chunks at column-sized gaps. A justified line spaces
+ * every word ~0.7 em apart, so a gap splits only when it is also well above the line's narrowest
+ * gap (a table row's word spaces stay ~0.3 em while its column gaps can be 0.9 em: an 8 pt gap
+ * at 9 pt in the German invoice fixture); gaps over 1.5 em always split.
  */
 export function chunksOf(words: Word[], gapEm = CHUNK_GAP_EM): Chunk[] {
   const out: Chunk[] = [];
   let cur: Word[] = [];
   const gaps = words.slice(1).map((w, i) => (w.x0 - words[i].x1) / Math.max(w.size, words[i].size, 0.01));
-  const em = Math.max(gapEm, Math.min(WIDE_GAP_EM, 2 * median(gaps)));
+  const positive = gaps.filter((g) => g > 0.05);
+  const narrowest = positive.length ? Math.min(...positive) : 0;
+  const em = Math.min(WIDE_GAP_EM, Math.max(gapEm, STRETCH * narrowest));
   for (const w of words) {
     const prev = cur[cur.length - 1];
     if (prev && w.x0 - prev.x1 > em * Math.max(prev.size, w.size)) {

@@ -100,6 +100,10 @@ function looksLikeTable(rows: Row[], nCols: number): boolean {
   if (words / cells.length > MAX_WORDS_PER_CELL) return false;
   const multi = rows.filter((r) => r.cells.length >= 2).length;
   if (multi < 2) return false;
+  // Justified prose cut at its widest spaces: most pieces start in lower case, mid-sentence;
+  // table cells start with a capital, a digit or a sign (0.4 sits between the two on eu-020).
+  const texts = cells.map(textOf).filter((t) => /^\p{L}/u.test(t));
+  if (texts.length >= 4 && texts.filter((t) => /^\p{Ll}/u.test(t)).length > 0.4 * texts.length) return false;
   const first = cells.filter((c) => c.col === 0 && c.span === 1).map(textOf);
   if (first.length > 0 && first.every((t) => /^[•·▪◦‣●○■□\-–—*>]$/.test(t.trim()))) return false;
   return true;

@@ -15,6 +15,8 @@ const JOIN_GAP_EM = 0.12;
 /** Glyph box above / below the baseline (× font size); typical Latin font metrics. */
 const ASCENT = 0.8;
 const DESCENT = 0.2;
+/** Width of a space (× font size) when splitting a run into words; Helvetica's is 0.278 em. */
+const SPACE_EM = 0.28;
 
 function apply(m: Matrix, x: number, y: number): [number, number] {
   return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
@@ -34,7 +36,7 @@ interface Piece {
   vertical: boolean;
 }
 
-/** Boxes of the whitespace-separated tokens of one run; glyph positions are interpolated by character count. */
+/** Boxes of the whitespace-separated tokens of one run; glyph positions are interpolated (spaces at their usual width). */
 function piecesOf(item: TextItem, vp: Matrix): Piece[] {
   const [a, b, c, d, e, f] = item.transform as Matrix;
   const adv = Math.hypot(a, b);
@@ -43,6 +45,13 @@ function piecesOf(item: TextItem, vp: Matrix): Piece[] {
   const ux = a / adv, uy = b / adv, vx = c / size, vy = d / size;
   const chars = [...item.str];
   const width = item.width;
+  // Glyph widths are unknown here; a space is ~0.28 em in common fonts and narrower than the
+  // average glyph, so giving it the average width would make every space look like a column gap.
+  const spaces = chars.filter((ch) => /\s/.test(ch)).length;
+  const spaceW = Math.min(SPACE_EM * size, width / chars.length);
+  const glyphW = chars.length > spaces ? (width - spaces * spaceW) / (chars.length - spaces) : spaceW;
+  const at: number[] = [0];
+  for (const ch of chars) at.push(at[at.length - 1] + (/\s/.test(ch) ? spaceW : glyphW));
   const out: Piece[] = [];
   let i = 0;
   while (i < chars.length) {
@@ -50,7 +59,7 @@ function piecesOf(item: TextItem, vp: Matrix): Piece[] {
     if (i >= chars.length) break;
     let j = i;
     while (j < chars.length && !/\s/.test(chars[j])) j++;
-    const t0 = (width * i) / chars.length, t1 = (width * j) / chars.length;
+    const t0 = at[i], t1 = at[j];
     const corners = [
       [t0, -DESCENT * size], [t1, -DESCENT * size], [t0, ASCENT * size], [t1, ASCENT * size],
     ].map(([t, s]) => apply(vp, e + ux * t + vx * s, f + uy * t + vy * s));
