@@ -91,7 +91,21 @@ export class SqliteStore implements Store {
         let batch = batches.selectLiveBatch(this.db, accountId, batchName) ?? batches.insertBatch(this.db, { id: newId('bat'), account_id: accountId, name: batchName, created_at: now });
         for (const d of docs) documents.insertUploaded(this.db, accountId, batch.id, d, now);
         if (docs.length) batch = batches.bumpBatch(this.db, batch.id, { counts: move(null, 'queued', docs.length), documents: docs.length });
-        const rows = docs.map((d) => documents.selectDocument(this.db, accountId, d.id) as DocumentRow);
+        // The rows are what was just inserted: built here rather than read back (halves a 100k seed).
+        const rows: DocumentRow[] = docs.map((d) => ({
+          ...d,
+          account_id: accountId,
+          batch_id: batch.id,
+          batch_name: batch.name,
+          page_count: null,
+          state: 'uploaded',
+          attempts: 0,
+          lease_until: null,
+          created_at: now,
+          started_at: null,
+          completed_at: null,
+          processing_error: null,
+        }));
         return { batch, documents: rows };
       },
       { durable: true },
