@@ -63,7 +63,8 @@ export function readRows(
     if (summary) {
       summaries.push(summary);
       // After the total nothing is an item (notes, payment terms); a carried-forward line is not an end.
-      if (summary.kind !== 'carry' && summary.kind !== 'balance_open') ended = true;
+      // Subtotals may close sections of items (`Subtotal hardware`, then more items), so only a total ends the items.
+      if (summary.kind === 'total' || summary.kind === 'balance_close') ended = true;
       continue;
     }
     if (ended) continue;
@@ -89,6 +90,9 @@ export function readRows(
     // A text-only row before any item is a section title, not an item.
   }
 
+  // Statements: each balance should be the one before plus the signed amount.
+  const bc = col('balance');
+  let balance = summaries.find((x) => x.kind === 'balance_open')?.value ?? null;
   for (const group of rows) {
     if (!group.some(hasNumbers)) continue;
     const merged = Array.from({ length: grid.cols }, (_, c) =>
@@ -118,6 +122,11 @@ export function readRows(
     if (quantity !== null && unitPrice !== null && amount !== null) {
       const expected = discounted(quantity * unitPrice, col('discount') >= 0 ? first.texts[col('discount')]! : '', convs[col('discount')] ?? null);
       if (Math.abs(expected - amount) > 0.01 + 1e-9 && Math.abs(quantity * unitPrice - amount) > 0.01 + 1e-9) flags.push('amount_mismatch');
+    }
+    if (bc >= 0) {
+      const shown = num(first.texts[bc]!, bc)?.value ?? null;
+      if (shown !== null && balance !== null && amount !== null && Math.abs(cents(balance + amount) - shown) > 0.011) flags.push('balance_mismatch');
+      balance = shown ?? (balance !== null && amount !== null ? cents(balance + amount) : null);
     }
     const cells: Record<string, string> = {};
     keys.forEach((k, c) => (cells[k] = merged[c]!));

@@ -81,7 +81,11 @@ export function buildTotals(lines: SummaryLine[], amounts: (number | null)[], cu
   if (!money.length) return null;
   const first = (k: SummaryKind) => money.find((l) => l.kind === k && l.value !== null)?.value ?? null;
   const taxes = money.filter((l) => l.kind === 'tax' && l.value !== null);
-  const subtotal = first('subtotal');
+  const subtotals = money.filter((l) => l.kind === 'subtotal' && l.value !== null).map((l) => l.value!);
+  const itemSum = amounts.every((a) => a !== null) ? cents(amounts.reduce((s: number, a) => s + a!, 0)) : null;
+  // Sections each with a subtotal (`Subtotal hardware`, `Subtotal services`): their sum is the subtotal.
+  const sectionSum = cents(subtotals.reduce((s, v) => s + v, 0));
+  const subtotal = subtotals.length > 1 && itemSum !== null && Math.abs(sectionSum - itemSum) <= 0.011 ? sectionSum : first('subtotal');
   const tax = taxes.length ? cents(taxes.reduce((s, l) => s + l.value!, 0)) : null;
   const statement = !money.some((l) => l.kind !== 'balance_close');
   const total = statement ? first('balance_close') : first('total');

@@ -50,7 +50,11 @@ const RULES: [ColumnRole, RegExp][] = [
 
 /** The role of a column from its header text, or null when the header says nothing we know. */
 export function headerRole(header: string): ColumnRole | null {
-  const h = normalizeText(header).toLowerCase();
+  // `Price (EUR)`, `Betrag €`: the currency says nothing about the role.
+  const h = normalizeText(header)
+    .toLowerCase()
+    .replace(/[([]?\b(eur|usd|gbp|chf|jpy)\b[)\]]?|[€$£¥円]|\(\s*\)/g, '')
+    .trim();
   if (!h) return null;
   if (TAX.test(h)) {
     if (AMOUNT.test(h) && NET.test(h)) return 'amount'; // `Amount excl. VAT`, `Betrag netto`

@@ -191,3 +191,44 @@ describe('extractLineItems: statements', () => {
     expect(extractLineItems([t], [page([])]).totals!.flags).toEqual(['balance_mismatch']);
   });
 });
+
+describe('extractLineItems: sections, balances and bad input', () => {
+  it('keeps reading items after a section subtotal, and adds the section subtotals up', () => {
+    const t = table([
+      ['Description', 'Qty', 'Price (EUR)', 'Amount (EUR)'],
+      ['Laptop', '1', '900.00', '900.00'],
+      ['', '', 'Subtotal hardware', '900.00'],
+      ['Setup', '2', '50.00', '100.00'],
+      ['', '', 'Subtotal services', '100.00'],
+      ['', '', 'Total', '1,000.00'],
+    ]);
+    const r = extractLineItems([t], [page([])]);
+    expect(fields(r)).toEqual([
+      ['Laptop', 1, 900, 900, 'EUR', []],
+      ['Setup', 2, 50, 100, 'EUR', []],
+    ]);
+    expect(r.totals).toEqual({ subtotal: 1000, tax: null, total: 1000, currency: 'EUR', flags: [] });
+  });
+  it('flags a statement row whose balance is not the previous one plus its amount', () => {
+    const t = table([
+      ['Date', 'Description', 'Debit', 'Credit', 'Balance'],
+      ['', 'Opening balance', '', '', '100.00'],
+      ['1.11.', 'Fee', '5.00', '', '95.00'],
+      ['2.11.', 'Refund', '', '10.00', '115.00'],
+      ['3.11.', 'Fee', '5.00', '', '110.00'],
+    ]);
+    expect(extractLineItems([t], [page([])]).line_items.map((i) => [i.amount, i.flags])).toEqual([
+      [-5, []],
+      [10, ['balance_mismatch']],
+      [-5, []],
+    ]);
+  });
+  it('survives malformed tables: cells outside the grid, zero spans, empty tables', () => {
+    const t = table([['Description', 'Qty', 'Amount'], ['A', '1', '2.00']]);
+    t.cells.push({ row: 9, col: 9, row_span: 0, col_span: -1, text: '5.00', bbox: [0, 0, 0, 0], confidence: null });
+    t.cells.push({ row: 1, col: 2, row_span: 0, col_span: 0, text: 'junk', bbox: [0, 0, 0, 0], confidence: null });
+    const empty = { ...table([['x']]), n_rows: 0, n_cols: 0, cells: [] };
+    const r = extractLineItems([empty, t], [page([])]);
+    expect(r.line_items.map((i) => [i.description, i.amount, i.table_index])).toEqual([['A', 2, 1]]);
+  });
+});
