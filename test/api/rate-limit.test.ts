@@ -110,5 +110,6 @@ describe.skipIf(!pgs)('rate limits on PostgreSQL, two API processes', () => {
     const res = await fetch(`${b.url}/v1/batches/nosuch`, { headers: { authorization: `Bearer ${other}` } });
     expect(res.status).toBe(404);
     expect(res.headers.get('ratelimit-remaining')).toBe('119');
-  });
+    // Three process starts (keys create, two serve): ~14 s on an idle machine, minutes under load.
+  }, 180_000);
 });

@@ -67,5 +67,5 @@ describe('bin/tablemill serve: kill -9 during the retries', () => {
     } finally {
       await rx.close();
     }
-  }, 120_000);
+  }, 180_000);
 });
