@@ -1,6 +1,5 @@
 /** `tablemill serve [--no-workers]`: the API and, by default, the workers (API.md §8). */
 import { FLAG_TO_ENV, loadConfig } from '../config.js';
-import { startServer } from '../server.js';
 import type { ParsedArgs } from './args.js';
 import { checkFlags, untilSignal } from './process.js';
 
@@ -8,6 +7,8 @@ import { checkFlags, untilSignal } from './process.js';
 export async function run(args: ParsedArgs): Promise<number> {
   if (!checkFlags(args, [...Object.keys(FLAG_TO_ENV), 'workers'], 'serve [--no-workers] [--port N] [--host H] …')) return 2;
   const config = loadConfig(process.env, args.flags);
+  // Loaded after the config is valid: a bad setting fails in ~0.1 s, not after loading Fastify and the engine.
+  const { startServer } = await import('../server.js');
   const workers = args.flags.workers !== 'false';
   const server = await startServer(config, { workers, logger: { level: config.logLevel } });
   const mode = config.databaseUrl ? 'postgresql' : 'sqlite';

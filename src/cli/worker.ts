@@ -1,6 +1,5 @@
 /** `tablemill worker`: extraction workers only, against the configured database (cluster mode). */
 import { FLAG_TO_ENV, loadConfig } from '../config.js';
-import { startWorkerProcess } from '../server.js';
 import type { ParsedArgs } from './args.js';
 import { checkFlags, untilSignal } from './process.js';
 
@@ -8,6 +7,8 @@ import { checkFlags, untilSignal } from './process.js';
 export async function run(args: ParsedArgs): Promise<number> {
   if (!checkFlags(args, Object.keys(FLAG_TO_ENV), 'worker [--concurrency N] [--database-url URL] …')) return 2;
   const config = loadConfig(process.env, args.flags);
+  // Loaded after the config is valid: a bad setting fails in ~0.1 s, not after loading Fastify and the engine.
+  const { startWorkerProcess } = await import('../server.js');
   if (config.worker.concurrency < 1) {
     process.stderr.write('tablemill: invalid configuration: TABLEMILL_WORKER_CONCURRENCY: a worker needs at least 1 thread\n');
     return 78;
