@@ -35,7 +35,7 @@ function expectEnvelope(res: { statusCode: number; headers: Record<string, unkno
 
 function blobCount(): number {
   const walk = (d: string): number =>
-    readdirSync(d, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? walk(join(d, e.name)) : e.name.startsWith('.') ? 0 : 1), 0);
+    readdirSync(d, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? walk(join(d, e.name)) : 1), 0);
   try {
     return walk(join(h.dir, 'blobs'));
   } catch {
@@ -90,6 +90,18 @@ describe('upload', () => {
     expectEnvelope(await upload(alice, 'atomic', four), 413, 'too_many_files');
     expect(blobCount()).toBe(before);
     expectEnvelope(await h.app.inject({ url: '/v1/batches/atomic', headers: auth(alice) }), 404, 'batch_not_found');
+  });
+
+  it('400 for malformed multipart (no boundary, cut off mid-part), leaving no blob or temp file', async () => {
+    const before = blobCount();
+    const post = (ct: string, payload: string) =>
+      h.app.inject({ method: 'POST', url: '/v1/batches/cut/documents', headers: { ...auth(alice), 'content-type': ct }, payload });
+    expectEnvelope(await post('multipart/form-data', 'x'), 400, 'invalid_request');
+    const cut = '--zz\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4 and then nothing';
+    const res = await post('multipart/form-data; boundary=zz', cut);
+    expectEnvelope(res, 400, 'invalid_request');
+    expect(res.json().error.message).toContain('malformed multipart');
+    expect(blobCount()).toBe(before);
   });
 
   it('400 with no file part, 415 when the body is not multipart', async () => {

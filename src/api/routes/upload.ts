@@ -64,6 +64,7 @@ export function uploadRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const { batch_name } = request.params;
         const written: PutResult[] = [];
         const docs: NewDocument[] = [];
+        let reading = true;
         try {
           // busboy's own limits sit one above ours so that our checks, with our codes, fire first.
           const parts = request.parts({ limits: { fileSize: maxFileBytes + 1, files: maxFilesPerRequest + 1, fields: 100 } });
@@ -93,12 +94,18 @@ export function uploadRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             }
             docs.push({ id: newId('doc'), filename, content_type: type, size_bytes: put.size, sha256: put.sha256, blob_key: put.key });
           }
+          reading = false;
           if (docs.length === 0) throw invalidRequest('no file: send multipart/form-data with one or more parts named "file"');
           const res = await store.insertDocuments(request.account.id, batch_name, docs, deps.now());
           return reply.code(201).send({ batch_name, documents: res.documents.map(documentView) });
         } catch (err) {
           await Promise.allSettled(written.map((w) => blobs.delete(w.key)));
           await drainRequest(request);
+          // While reading the body, anything but our own refusals is the client's malformed
+          // multipart (no boundary, cut off mid-part): 400, not 500.
+          if (reading && !(err instanceof ApiError) && !(err as { statusCode?: number }).statusCode && !(err as NodeJS.ErrnoException).syscall) {
+            throw invalidRequest(`malformed multipart body: ${(err as Error).message}`);
+          }
           throw err;
         }
       },
