@@ -2,7 +2,7 @@
  * Bad input gets the right processing_error code, quickly: empty, garbage, truncated, corrupt,
  * zero-page, encrypted and too-long PDFs, all made here from real bytes.
  */
-import { createCipheriv, createHash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
