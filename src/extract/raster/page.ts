@@ -11,6 +11,7 @@ import { eraseRulings, findRulings } from './rulings.js';
 import { recognizeJs } from './ocr-js.js';
 import { nativeAvailable, recognizeNative } from './ocr-native.js';
 import type { OcrWord } from './tsv.js';
+import { cropFor, unreadGroups } from './rescue.js';
 
 /**
  * Page segmentation: 3 (automatic) finds the column blocks of a table page and reads them in
@@ -43,15 +44,21 @@ const RESCALE_SLACK = 0.15;
 /** Never work on more than this many pixels on the long side (≈ 400 dpi A4). */
 const MAX_WORKING_LONG_SIDE = 4800;
 
-async function recognize(img: GrayImage, dpi: number, opts: ExtractOptions): Promise<OcrWord[]> {
-  const o = { langs: opts.ocrLangs, psm: PSM, dpi };
+function inkToGray(ink: { data: Uint8Array; width: number; height: number }): GrayImage {
+  const data = new Uint8Array(ink.data.length);
+  for (let i = 0; i < data.length; i++) data[i] = ink.data[i] ? 0 : 255;
+  return { data, width: ink.width, height: ink.height };
+}
+
+async function recognize(img: GrayImage, dpi: number, opts: ExtractOptions, psm = PSM): Promise<OcrWord[]> {
+  const o = { langs: opts.ocrLangs, psm, dpi };
   const pgm = toPgm(img);
   // Where the program is missing, 'native' falls back to tesseract.js: same words, slower.
   if (opts.ocrEngine === 'native' && nativeAvailable(opts.ocrLangs)) return recognizeNative(pgm, o);
   return recognizeJs(pgm, o);
 }
 
-/** Turns a working-resolution grey page into a layout in output units. Mutates `img`. */
+/** Turns a working-resolution grey page into a layout in output units. */
 export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: ExtractOptions): Promise<PageLayout> {
   let t = performance.now();
   let ink = binarize(img);
@@ -82,10 +89,23 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   lastPageTimings.deskewMs = t2 - t1;
   lastPageTimings.skewDegrees = skew;
   const found = findRulings(ink);
+  // Tesseract gets our adaptive binarisation, not the grey page: its global Otsu threshold let
+  // sensor noise through on photo-like pages and it dropped isolated one-digit quantities there
+  // (2 of 3 on the stream-photo fixture); the clean ink image also OCRs ~25 % faster.
+  img = inkToGray(ink);
   eraseRulings(img, found);
   t = performance.now();
   lastPageTimings.rulingsMs = t - t2;
   const ocr = await recognize(img, dpi, opts);
+  const glyphNow = glyph ? glyph * f : TARGET_GLYPH_HEIGHT;
+  for (const g of unreadGroups(ink, ocr, glyphNow)) {
+    const { crop, dx, dy } = cropFor(img, g, glyphNow);
+    // PSM 8: the crop is one word.
+    for (const w of await recognize(crop, dpi, opts, 8)) {
+      if (w.confidence < 0.5) continue;
+      ocr.push({ ...w, x0: w.x0 + dx, x1: w.x1 + dx, y0: w.y0 + dy, y1: w.y1 + dy });
+    }
+  }
   lastPageTimings.ocrMs = performance.now() - t;
 
   const k = 1 / unitsScale;

@@ -56,7 +56,29 @@ function findRuns(lines: number, len: number, at: (i: number, j: number) => numb
     open.push(...next);
   }
   done.push(...open);
-  return done.filter((s) => s.b1 - s.b0 + 1 <= MAX_THICKNESS);
+  return done.filter((s) => s.b1 - s.b0 + 1 <= MAX_THICKNESS && lineLike(s, lines, at));
+}
+
+/** A ruling's densest line is nearly solid ink; ink a few pixels off it is sparse. */
+const MIN_CORE_DENSITY = 0.9;
+const MAX_SIDE_DENSITY = 0.5;
+
+/**
+ * Bold text makes long bridged runs too (its letters are 1–4 px apart): on a 24 px bold header
+ * the middle row ran 190 px and was erased as a ruling. Text has gaps in that row and stems just
+ * above and below it; a ruling has neither.
+ */
+function lineLike(s: Seg, lines: number, at: (i: number, j: number) => number): boolean {
+  const density = (i: number) => {
+    if (i < 0 || i >= lines) return 0;
+    let n = 0;
+    for (let j = s.a0; j <= s.a1; j++) n += at(i, j);
+    return n / (s.a1 - s.a0 + 1);
+  };
+  let core = 0;
+  for (let i = s.b0; i <= s.b1; i++) core = Math.max(core, density(i));
+  if (core < MIN_CORE_DENSITY) return false;
+  return Math.max(density(s.b0 - 3), density(s.b1 + 3)) <= MAX_SIDE_DENSITY;
 }
 
 /** Joins collinear pieces (same line within 3 px) whose ends are less than `gap` apart. */

@@ -11,8 +11,25 @@ import type { BinaryImage } from './gray.js';
  */
 export const TARGET_GLYPH_HEIGHT = 24;
 
+/** A connected component's box, inclusive pixel bounds. */
+export interface Blob {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
 /** Median height of glyph-like components (4..200 px high, not much wider than 3× their height), or null. */
 export function medianGlyphHeight(img: BinaryImage): number | null {
+  const heights = glyphBlobs(img).map((b) => b.y1 - b.y0 + 1);
+  // Fewer than 30 glyphs is a photo or a blank page: nothing to measure.
+  if (heights.length < 30) return null;
+  heights.sort((a, b) => a - b);
+  return heights[Math.floor(heights.length / 2)];
+}
+
+/** Glyph-sized connected components of ink (4-connected). */
+export function glyphBlobs(img: BinaryImage): Blob[] {
   const { width: w, height: h, data } = img;
   const labels = new Int32Array(w * h);
   const parent: number[] = [0];
@@ -58,15 +75,12 @@ export function medianGlyphHeight(img: BinaryImage): number | null {
       if (x > maxX[r]) maxX[r] = x;
     }
   }
-  const heights: number[] = [];
+  const blobs: Blob[] = [];
   for (let r = 1; r < n; r++) {
     if (maxY[r] < 0 || find(r) !== r) continue;
     const ch = maxY[r] - minY[r] + 1;
     const cw = maxX[r] - minX[r] + 1;
-    if (ch >= 4 && ch <= 200 && cw <= 3 * ch) heights.push(ch);
+    if (ch >= 4 && ch <= 200 && cw <= 3 * ch) blobs.push({ x0: minX[r], y0: minY[r], x1: maxX[r], y1: maxY[r] });
   }
-  // Fewer than 30 glyphs is a photo or a blank page: nothing to measure.
-  if (heights.length < 30) return null;
-  heights.sort((a, b) => a - b);
-  return heights[Math.floor(heights.length / 2)];
+  return blobs;
 }
