@@ -18,22 +18,31 @@ export interface ColumnMap {
   score: number;
 }
 
-/** Header rows: up to the last of the first four rows in which ≥ 2 cells are header words and none a number. */
-export function headerRowCount(grid: Grid): number {
-  let found = 0;
+/**
+ * Header rows as [first, end): the rows among the first four with ≥ 2 different header words
+ * and none a number; a title row above them (`Items`) is not part of the header. Without such a
+ * row, the detector's `header_rows`.
+ */
+export function headerRange(grid: Grid): [number, number] {
+  let first = -1;
+  let end = 0;
   for (let r = 0; r < Math.min(4, grid.rows); r++) {
-    let words = 0;
+    // Distinct roles, so a title cell spanning the columns (`Items`) does not count once per column.
+    const roles = new Set<ColumnRole>();
     let numbers = 0;
     for (let c = 0; c < grid.cols; c++) {
       const t = grid.text(r, c);
       if (!t) continue;
-      if (isNumeric(t)) numbers++;
-      else if (headerRole(t)) words++;
+      const role = isNumeric(t) ? null : headerRole(t);
+      if (!role && isNumeric(t)) numbers++;
+      else if (role) roles.add(role);
     }
-    if (numbers === 0 && words >= 2) found = r + 1;
-    else if (found) break;
+    if (numbers === 0 && roles.size >= 2) {
+      if (first < 0) first = r;
+      end = r + 1;
+    } else if (first >= 0) break;
   }
-  return found || Math.min(grid.table.header_rows, grid.rows);
+  return first >= 0 ? [first, end] : [0, Math.min(grid.table.header_rows, grid.rows)];
 }
 
 interface ColumnStats {
@@ -65,13 +74,22 @@ function stats(grid: Grid, col: number, from: number, quantity: boolean): Column
 
 const summaryRowsCache = new WeakMap<Grid, boolean[]>();
 
-/** Whether row `r` holds a summary label; computed once per grid (stats ask for every column). */
+/** Whether row `r` is a summary row; computed once per grid (stats ask for every column). */
 function rowIsSummary(grid: Grid, r: number): boolean {
   let rows = summaryRowsCache.get(grid);
   if (!rows) {
+    // A summary row has a label and one figure (two with a rate); `Tax advice 2 100.00 200.00` is an item.
     rows = Array.from({ length: grid.rows }, (_, row) => {
-      for (let c = 0; c < grid.cols; c++) if (summaryKind(grid.text(row, c))) return true;
-      return false;
+      let label = false;
+      let figures = 0;
+      for (let c = 0; c < grid.cols; c++) {
+        const t = grid.text(row, c);
+        if (!t) continue;
+        const n = parseNumber(t, 'dot') ?? parseNumber(t, 'comma');
+        if (n && !n.percent) figures++;
+        else if (!n && summaryKind(t)) label = true;
+      }
+      return label && figures <= 1;
     });
     summaryRowsCache.set(grid, rows);
   }
@@ -139,7 +157,8 @@ function dedupeRoles(roles: (ColumnRole | null)[], headers: string[]): void {
 
 /** Reads the header and the columns of `grid`, and scores it as an item table. */
 export function mapColumns(grid: Grid, inherited?: ColumnMap): ColumnMap {
-  let headerRows = headerRowCount(grid);
+  const [headerFrom, headerEnd] = headerRange(grid);
+  let headerRows = headerEnd;
   if (inherited && headerRows === 0) {
     // A continuation on the next page without a repeated header: the first table's header applies.
     return { ...inherited, headerRows: 0, roles: [...inherited.roles], headers: [...inherited.headers] };
@@ -147,7 +166,7 @@ export function mapColumns(grid: Grid, inherited?: ColumnMap): ColumnMap {
   const headers: string[] = [];
   for (let c = 0; c < grid.cols; c++) {
     const parts: string[] = [];
-    for (let r = 0; r < headerRows; r++) {
+    for (let r = headerFrom; r < headerRows; r++) {
       const cell = grid.at(r, c);
       if (cell && cell.text.trim() && !parts.includes(cell.text.trim())) parts.push(cell.text.trim());
     }

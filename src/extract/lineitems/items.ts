@@ -168,12 +168,17 @@ function readSummaryRow(
   map: ColumnMap,
   num: (t: string, c: number) => ReturnType<typeof parseNumber>,
 ): SummaryLine | null {
-  const qc = map.roles.indexOf('quantity');
-  if (qc >= 0 && texts[qc] && num(texts[qc]!, qc)) return null;
   const labels = texts.filter((t, c) => t && !num(t, c));
   const label = labels.join(' ');
   const kind = labels.length ? (summaryKind(labels[0]!) ?? summaryKind(label)) : null;
   if (!kind) return null;
+  // An item that merely starts with a summary word (`Tax advice`, `Total station rental`) has a
+  // quantity and a unit price; a `Total` row that sums the quantities has no unit price.
+  const qc = map.roles.indexOf('quantity');
+  const pc = map.roles.indexOf('unit_price');
+  const hasQty = qc >= 0 && !!texts[qc] && !!num(texts[qc]!, qc);
+  const hasPrice = pc >= 0 && !!texts[pc] && !!num(texts[pc]!, pc);
+  if (hasQty && (hasPrice || pc < 0)) return null;
   const ac = map.roles.indexOf('amount');
   let parsed = ac >= 0 && texts[ac] ? num(texts[ac]!, ac) : null;
   for (let c = texts.length - 1; c >= 0 && (!parsed || parsed.percent); c--) {

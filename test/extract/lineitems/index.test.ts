@@ -232,3 +232,19 @@ describe('extractLineItems: sections, balances and bad input', () => {
     expect(r.line_items.map((i) => [i.description, i.amount, i.table_index])).toEqual([['A', 2, 1]]);
   });
 });
+
+describe('extractLineItems: rows that look like summaries, and title rows', () => {
+  it('keeps an item whose description starts with a summary word, drops a Total row that sums quantities', () => {
+    const t = table([
+      ['Items', 'Items', 'Items', 'Items'],
+      ['Description', 'Qty', 'Unit price', 'Amount'],
+      ['Tax advice', '2', '100.00', '200.00'],
+      ['Total station rental', '1', '50.00', '50.00'],
+      ['Total', '3', '', '250.00'],
+    ]);
+    const r = extractLineItems([t], [page([])]);
+    expect(r.line_items.map((i) => i.description)).toEqual(['Tax advice', 'Total station rental']);
+    expect(Object.keys(r.line_items[0]!.cells)).toEqual(['Description', 'Qty', 'Unit price', 'Amount']);
+    expect(r.totals).toEqual({ subtotal: null, tax: null, total: 250, currency: null, flags: [] });
+  });
+});
