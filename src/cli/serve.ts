@@ -17,5 +17,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   const signal = await untilSignal();
   server.app.log.info({ signal }, 'shutting down');
   await server.close();
+  // Everything is written; a thread still exiting must not keep the process up (see ExtractionPool.close).
+  setTimeout(() => process.exit(0), 500).unref();
   return 0;
 }

@@ -18,5 +18,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   process.stdout.write(`tablemill worker running ${config.worker.concurrency} threads against ${mode}\n`);
   await untilSignal();
   await proc.close();
+  // Everything is written; a thread still exiting must not keep the process up (see ExtractionPool.close).
+  setTimeout(() => process.exit(0), 500).unref();
   return 0;
 }

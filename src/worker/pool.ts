@@ -108,8 +108,14 @@ export class ExtractionPool {
     return this.pool.threads.length;
   }
 
-  /** Ends every thread; in-flight tasks reject. */
-  async close(): Promise<void> {
-    await this.pool.destroy();
+  /**
+   * Ends every thread; in-flight tasks reject. Waits at most `waitMs` for the threads to exit: a
+   * replacement thread still loading the engine (native modules) took ~15 s to honour terminate()
+   * on a loaded 2-core machine, and nothing it holds needs saving.
+   */
+  async close(waitMs = 2000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.pool.destroy(), new Promise((r) => (timer = setTimeout(r, waitMs)))]);
+    clearTimeout(timer);
   }
 }

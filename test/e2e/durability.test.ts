@@ -52,4 +52,28 @@ describe('durability', () => {
       await store.close();
     }
   }, 180_000);
+
+  it('SIGTERM lets the document in flight finish and write its outcome before exiting', async () => {
+    const own = { ...env, TABLEMILL_DATA_DIR: tempDataDir(), TABLEMILL_DOCUMENT_TIMEOUT_MS: '3000', TABLEMILL_LEASE_MS: '30000' };
+    const key = createKeyCli(own, 'acme');
+    const server = await serve(own);
+    running.push(server);
+    const client = new TablemillClient(server.url, key);
+    const doc = (await client.upload('term', [{ filename: 'scanned.pdf', data: await scannedPdf(2) }])).documents[0];
+    await client.process('term');
+    while ((await client.getDocument(doc.id)).status !== 'processing') await new Promise((r) => setTimeout(r, 100));
+    const t0 = Date.now();
+    expect(await server.stop()).toBe(0);
+    // The 3 s limit ends the document; the rest of the shutdown is bounded (pool close ≤ 2 s).
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    // Written by the stopping server itself (a 30 s lease: the reaper cannot have done it).
+    const store = await openStore(loadConfig(own));
+    try {
+      const account = await store.findAccountByKeyHash(hashApiKey(key));
+      const row = await store.getDocument(account!.id, doc.id);
+      expect(row).toMatchObject({ state: 'failed', attempts: 1, processing_error: { code: 'timeout' } });
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
 });
