@@ -24,7 +24,7 @@ export function detectTables(layout: PageLayout): Table[] {
   const lattice = latticeTables(layout.page, rulings, layout.words);
   // Rotated words (axis titles of charts, vertical column labels) are not rows of a stream table.
   const rest = layout.words.filter((w) => !lattice.some((t) => inside(w, t.box)) && !rotated(w));
-  const tables = [...lattice.map((t) => t.table)];
+  const tables = lattice.flatMap((t) => (t.table ? [t.table] : []));
   for (const block of tableBlocks(textLines(rest))) {
     const t = streamTable(layout.page, block);
     if (t) tables.push(t);

@@ -92,6 +92,26 @@ function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
   return out;
 }
 
+/**
+ * A chart's text (tick labels, legend, axis dates) aligns like a sparse table. Its signature: a
+ * column of four or more evenly stepped numbers (axis ticks) in a grid less than 35% filled.
+ */
+function isChart(rows: Row[], nCols: number): boolean {
+  const filled = rows.reduce((s, r) => s + r.cells.length, 0);
+  if (filled >= 0.35 * rows.length * nCols) return false;
+  for (let c = 0; c < nCols; c++) {
+    const values = rows.flatMap((r) => r.cells.filter((x) => x.col === c && x.span === 1).map(textOf))
+      .filter((t) => /^-?\d+([.,]\d+)?%?$/.test(t.trim())).map((t) => Number(t.replace('%', '').replace(',', '.')));
+    if (values.length < 4) continue;
+    // Four evenly stepped values in a row (side-by-side charts repeat their scales).
+    const steps = values.slice(1).map((v, i) => v - values[i]);
+    for (let i = 0; i + 2 < steps.length; i++) {
+      if (steps[i] !== 0 && steps[i + 1] === steps[i] && steps[i + 2] === steps[i]) return true;
+    }
+  }
+  return false;
+}
+
 /** Lists (a bullet or dash column) and prose in columns are not tables. */
 function looksLikeTable(rows: Row[], nCols: number): boolean {
   if (nCols < 2 || rows.length < 2) return false;
@@ -104,6 +124,7 @@ function looksLikeTable(rows: Row[], nCols: number): boolean {
   // table cells start with a capital, a digit or a sign (0.4 sits between the two on eu-020).
   const texts = cells.map(textOf).filter((t) => /^\p{L}/u.test(t));
   if (texts.length >= 4 && texts.filter((t) => /^\p{Ll}/u.test(t)).length > 0.4 * texts.length) return false;
+  if (isChart(rows, nCols)) return false;
   const first = cells.filter((c) => c.col === 0 && c.span === 1).map(textOf);
   if (first.length > 0 && first.every((t) => /^[•·▪◦‣●○■□\-–—*>]$/.test(t.trim()))) return false;
   return true;
