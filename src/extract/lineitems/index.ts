@@ -37,6 +37,9 @@ export function extractLineItems(tables: Table[], pages: PageLayout[]): LineItem
   let best: Part | null = null;
   for (const c of candidates) if (c.map.score >= MIN_SCORE && (!best || c.map.score > best.map.score)) best = c;
   if (!best) return { line_items: [], totals: null };
+  // The best-scoring part of a table split over pages may be a later one: start from the first.
+  const chosen: Part = best;
+  best = candidates.find((c) => c.index < chosen.index && c.map.score >= MIN_SCORE && continuations(c, candidates).some((p) => p.index === chosen.index)) ?? best;
 
   const parts = [best, ...continuations(best, candidates)];
   const last = parts[parts.length - 1]!;
@@ -92,7 +95,9 @@ function continuations(first: Part, all: Part[]): Part[] {
     const page = c.grid.table.page;
     if (page <= lastPage) continue;
     if (page > lastPage + 1) break;
-    const sameHeader = c.map.headerRows > 0 && c.map.headers.join('|') === first.map.headers.join('|');
+    // The repeated header may be read a little differently (a wrapped word); the same column roles will do.
+    const sameHeader =
+      c.map.headerRows > 0 && (c.map.headers.join('|') === first.map.headers.join('|') || c.map.roles.join('|') === first.map.roles.join('|'));
     const map = sameHeader ? c.map : mapColumns(c.grid, first.map);
     if (!sameHeader && (c.map.headerRows > 0 || !moneyWhereExpected(c.grid, first.map))) continue;
     out.push({ index: c.index, grid: c.grid, map });

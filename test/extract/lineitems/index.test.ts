@@ -248,3 +248,15 @@ describe('extractLineItems: rows that look like summaries, and title rows', () =
     expect(r.totals).toEqual({ subtotal: null, tax: null, total: 250, currency: null, flags: [] });
   });
 });
+
+describe('extractLineItems: a split table whose later part scores higher', () => {
+  it('starts from the first page even when page 2 has more rows', () => {
+    const head = ['Description', 'Qty', 'Price', 'Amount'];
+    const p1 = table([head, ['A', '1', '1.00', '1.00']], { page: 1, top: 700 });
+    const rows = Array.from({ length: 12 }, (_, i) => [`B${i}`, '1', '2.00', '2.00']);
+    const p2 = table([['Description', 'Qty', 'Unit price', 'Amount'], ...rows], { page: 2, top: 60 });
+    const r = extractLineItems([p1, p2], [page([], { page: 2 })]);
+    expect(r.line_items.length).toBe(13);
+    expect(r.line_items[0]!.description).toBe('A');
+  });
+});
