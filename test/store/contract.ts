@@ -300,6 +300,33 @@ export function storeContract(name: string, harness: StoreHarness): void {
       await consistent(s2, acc.id, row.id);
     });
 
+    it('deleteBatch racing two claimers: every document is either canceled unstarted or claimed, counters exact', async () => {
+      const s1 = await fresh();
+      const s2 = await another();
+      const { acc, batch } = await setup(s1, 120);
+      await s1.submitBatch(acc.id, 'b1', 1100);
+      const claimed: string[] = [];
+      const drain = async (s: Store) => {
+        for (;;) {
+          const got = await s.claimDocuments(3, LEASE, 1200);
+          if (!got.length) return;
+          claimed.push(...got.map((g) => g.id));
+        }
+      };
+      const [, , final] = await Promise.all([drain(s1), drain(s2), (async () => {
+        await new Promise((r) => setTimeout(r, 5));
+        return s2.deleteBatch(acc.id, 'b1', 1300);
+      })()]);
+      expect(final).not.toBeNull();
+      const row = await consistent(s1, acc.id, batch.id);
+      expect(row.counts.processing).toBe(claimed.length);
+      expect(row.counts.canceled).toBe(120 - claimed.length);
+      expect(row.counts.queued).toBe(0);
+      const all = (await s1.listBatchResults(acc.id, batch.id, { cursor: null, limit: 200 })).items;
+      for (const d of all) expect(d.state === 'leased' || (d.state === 'canceled' && d.started_at === null)).toBe(true);
+      expect(new Set(claimed).size).toBe(claimed.length);
+    });
+
     it('attempts are counted at claim; the reaper requeues, then fails with worker_lost', async () => {
       const s = await fresh();
       const { acc, batch, documents } = await setup(s, 1);
