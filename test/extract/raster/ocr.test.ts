@@ -1,0 +1,67 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { PDFDocument } from 'pdf-lib';
+import { extractImagePages, closeOcr, nativeAvailable } from '../../../src/extract/raster/index.js';
+import { languageDir } from '../../../src/extract/raster/ocr-js.js';
+import { extractDocument } from '../../../src/extract/index.js';
+import { DEFAULT_EXTRACT_OPTIONS, ExtractError } from '../../../src/extract/types.js';
+
+const FIX = 'test/fixtures/images';
+const photo = readFileSync(`${FIX}/stream-photo.jpg`);
+const numbers = (words: { text: string }[]) => words.map((w) => w.text).filter((t) => /^\d+\.\d\d$/.test(t)).sort();
+
+afterAll(closeOcr);
+
+describe('OCR', () => {
+  it('reads words with boxes in the sent image pixels and confidences 0..1, offline', { timeout: 180_000 }, async () => {
+    expect(languageDir('eng')).toMatch(/@tesseract\.js-data\/eng\/4\.0\.0_best_int$/);
+    const [page] = await extractImagePages(photo, 'image/jpeg', DEFAULT_EXTRACT_OPTIONS);
+    expect([page.page, page.width, page.height]).toEqual([1, 1300, 1796]);
+    const total = page.words.find((w) => w.text === '326.34');
+    expect(total).toBeDefined();
+    // Drawn at x ≈ 1130 − width, y ≈ 893 in the 150 dpi page (turned 2° about the centre).
+    expect(total!.x1).toBeGreaterThan(1100);
+    expect(total!.x1).toBeLessThan(1160);
+    expect(total!.y0).toBeGreaterThan(860);
+    expect(total!.y1).toBeLessThan(925);
+    for (const w of page.words) {
+      expect(w.confidence).toBeGreaterThanOrEqual(0);
+      expect(w.confidence).toBeLessThanOrEqual(1);
+      expect(w.x1).toBeGreaterThan(w.x0);
+      expect(w.size).toBeGreaterThan(0);
+    }
+    expect(numbers(page.words)).toEqual(['108.00', '19.99', '271.95', '326.34', '54.00', '54.39', '6.40', '64.00', '99.95']);
+    // The header underline, found in the pixels, level after deskew.
+    const under = page.rulings.find((r) => r.y0 === r.y1 && r.x1 - r.x0 > 900);
+    expect(under).toBeDefined();
+  });
+
+  it.skipIf(!nativeAvailable('eng'))('native tesseract gives the same result shape and numbers', { timeout: 180_000 }, async () => {
+    const [page] = await extractImagePages(photo, 'image/jpeg', { ...DEFAULT_EXTRACT_OPTIONS, ocrEngine: 'native' });
+    expect(numbers(page.words)).toEqual(['108.00', '19.99', '271.95', '326.34', '54.00', '54.39', '6.40', '64.00', '99.95']);
+    expect(page.words.every((w) => w.confidence !== null && w.confidence >= 0 && w.confidence <= 1)).toBe(true);
+  });
+
+  it('refuses a language whose traineddata is not installed, with a clear message', async () => {
+    const err = await extractImagePages(photo, 'image/jpeg', { ...DEFAULT_EXTRACT_OPTIONS, ocrLangs: 'eng+xyz' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExtractError);
+    expect((err as ExtractError).code).toBe('extraction_failed');
+    expect((err as ExtractError).message).toMatch(/not installed: xyz/);
+  });
+
+  it('a PDF page without a text layer is rendered, OCRed and returned in PDF points', { timeout: 180_000 }, async () => {
+    const pdf = await PDFDocument.create();
+    const png = await pdf.embedPng(readFileSync(`${FIX}/grid-clean.png`));
+    const page = pdf.addPage([595.28, 841.89]);
+    page.drawImage(png, { x: 0, y: 0, width: 595.28, height: 841.89 });
+    const res = await extractDocument(await pdf.save());
+    expect(res.page_count).toBe(1);
+    expect(res.line_items.map((i) => i.amount)).toEqual([94, 179.8, 123.75, 18.75]);
+    const t = res.tables[res.line_items[0].table_index];
+    // The table spans x 110..1130 of the 1240 px (150 dpi) image: 52.8..542.4 pt.
+    expect(t.bbox[0]).toBeGreaterThan(45);
+    expect(t.bbox[2]).toBeLessThan(560);
+    expect(t.bbox[3]).toBeLessThan(841.89);
+    expect(t.cells.some((c) => c.confidence !== null && c.confidence > 0.5)).toBe(true);
+  });
+});
