@@ -99,6 +99,8 @@ function strip(text: string): Stripped | null {
     negative = true;
     t = t.slice(1, -1).trim();
   }
+  // German retail `12,-` / `12,--` is 12 euros with no cents, not a negative number.
+  t = t.replace(/^(\d[\d.' ]*),[-–—]{1,2}$/u, '$1');
   if (t.length > 1 && MINUS.test(t[0]!)) {
     negative = !negative;
     t = t.slice(1).trim();
@@ -114,6 +116,7 @@ function strip(text: string): Stripped | null {
     negative = true;
     t = t.slice(1, -1).trim();
   }
+  t = t.replace(/^(\d[\d.' ]*),[-–—]{1,2}$/u, '$1'); // `-12,-` once the sign is off
   if (!/^\d[\d.,' ]*$/.test(t) && !/^[.,]\d+$/.test(t)) return null;
   return { body: t, negative, currency, percent };
 }

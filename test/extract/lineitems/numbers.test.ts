@@ -58,6 +58,12 @@ describe('parseNumber: signs', () => {
     expect(parseNumber('€ -12,00')).toEqual({ value: -12, currency: 'EUR', percent: false });
     expect(parseNumber('($1,200.00)')).toEqual({ value: -1200, currency: 'USD', percent: false });
   });
+  it('reads German 12,- and 1.200,-- as whole amounts, not negatives', () => {
+    expect(v('12,-', 'comma')).toBe(12);
+    expect(v('1.200,--', 'comma')).toBe(1200);
+    expect(parseNumber('€ 12,-')).toEqual({ value: 12, currency: 'EUR', percent: false });
+    expect(v('-12,-', 'comma')).toBe(-12);
+  });
   it('keeps zero unsigned', () => {
     expect(Object.is(v('-0.00'), 0)).toBe(true);
   });
