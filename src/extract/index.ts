@@ -2,6 +2,8 @@
  * The engine: bytes in, `{page_count, tables, line_items, totals}` out. Sniffs the format, reads
  * PDF text layers (scanned pages and images go to the raster/OCR path, loaded only when needed),
  * finds tables per page, stitches tables continued across pages, then maps line items.
+ * Tables list a cell for every grid position (empty text allowed; spanning cells cover several),
+ * cell text joins a cell's lines with "\n", and `pages` lists every page a stitched table spans.
  */
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { PROCESSING_ERROR_CODES, type ProcessingError, type ProcessingErrorCode } from '../domain/errors.js';
