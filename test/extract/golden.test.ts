@@ -11,6 +11,7 @@ import { extractDocument } from '../../src/extract/index.js';
 import type { ExtractResult } from '../../src/extract/types.js';
 import { allDiffs, type GoldenFixture } from './lineitems/golden-check.js';
 import { REPO_ROOT } from '../paths.js';
+import { expected, specs } from '../fixtures/invoices/expected.js';
 
 const DIR = join(REPO_ROOT, 'test/fixtures/invoices');
 const { fixtures } = JSON.parse(readFileSync(join(DIR, 'manifest.json'), 'utf8')) as { fixtures: GoldenFixture[] };
@@ -28,6 +29,10 @@ function knownFailures(): Set<string> {
 const known = knownFailures();
 
 describe('golden invoices', () => {
+  it('manifest.json is what the specs say (run scripts/make-fixtures.ts after editing them)', () => {
+    expect(fixtures).toEqual(JSON.parse(JSON.stringify(specs.map(expected))));
+  });
+
   it('has a fixture for every language, ruled and unruled, and a two-page table', () => {
     expect(new Set(fixtures.map((f) => f.lang))).toEqual(new Set(['en', 'de', 'es', 'nl', 'fr', 'ja']));
     expect(fixtures.some((f) => f.ruled) && fixtures.some((f) => !f.ruled)).toBe(true);
