@@ -1,0 +1,97 @@
+/**
+ * `npm run bench -- ocr [--pages=N]`: OCR throughput of our raster path against the `tesseract`
+ * program on the same page images, in the same run. Pages: ICDAR 2013 eu PDFs rendered at
+ * 200 dpi by pdftoppm (the same images scripts/icdar-ocr.sh scores). Each page is run by every
+ * contender back to back, so they share whatever load the machine has; figures are medians.
+ * Native runs as `tesseract IMG - --psm 3 tsv` with OMP_THREAD_LIMIT=1 (one core per process),
+ * our path is single-threaded too (one tesseract.js worker, sharp concurrency 1), so pages per
+ * minute per core is 60 000 / median ms for both.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { extractImagePages, closeOcr, nativeAvailable } from '../src/extract/raster/index.js';
+import { lastPageTimings } from '../src/extract/raster/page.js';
+import { DEFAULT_EXTRACT_OPTIONS, type ExtractOptions } from '../src/extract/types.js';
+
+const DATA = '/work/shared/data/icdar2013-eu';
+/** Documents whose first pages make the default set: ruled, unruled and mixed tables. */
+const DOCS = ['eu-001', 'eu-004', 'eu-010', 'eu-015', 'eu-021', 'eu-027'];
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+function pageImages(dir: string, count: number): string[] {
+  if (!existsSync(DATA)) throw new Error(`bench ocr needs the ICDAR data at ${DATA}`);
+  for (const doc of DOCS) execFileSync('pdftoppm', ['-r', '200', '-png', '-f', '1', '-l', '1', join(DATA, `${doc}.pdf`), join(dir, doc)]);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.png'))
+    .sort()
+    .slice(0, count)
+    .map((f) => join(dir, f));
+}
+
+function runNative(file: string): { ms: number; words: number } {
+  const t = performance.now();
+  const r = spawnSync('env', ['OMP_THREAD_LIMIT=1', 'tesseract', file, '-', '--psm', '3', 'tsv'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const ms = performance.now() - t;
+  if (r.status !== 0) throw new Error(`tesseract failed on ${file}: ${r.stderr}`);
+  return { ms, words: r.stdout.split('\n').filter((l) => l.startsWith('5\t') && l.split('\t')[11]?.trim()).length };
+}
+
+async function runOurs(file: string, opts: ExtractOptions): Promise<{ ms: number; words: number }> {
+  const bytes = readFileSync(file);
+  const t = performance.now();
+  const [page] = await extractImagePages(bytes, 'image/png', opts);
+  return { ms: performance.now() - t, words: page.words.length };
+}
+
+/** Runs the benchmark and prints its table. */
+export async function run(args: string[]): Promise<void> {
+  // --pages=N (bench/run.ts takes every bare word for a benchmark name).
+  const flag = args.find((a) => a.startsWith('--pages='));
+  const count = flag ? Math.max(1, Number(flag.slice('--pages='.length)) || 6) : 6;
+  const dir = mkdtempSync(join(tmpdir(), 'tablemill-bench-ocr-'));
+  try {
+    const files = pageImages(dir, count);
+    const native = nativeAvailable('eng');
+    const js: ExtractOptions = { ...DEFAULT_EXTRACT_OPTIONS, ocrEngine: 'js' };
+    const nat: ExtractOptions = { ...DEFAULT_EXTRACT_OPTIONS, ocrEngine: 'native' };
+    // Warm-up: the tesseract.js worker starts once per process (≈ 0.5 s), not per page.
+    await runOurs(files[0], js);
+    const rows: { file: string; js: number; ourNative: number | null; native: number | null; jsWords: number; natWords: number | null }[] = [];
+    const stages: Record<string, number[]> = { preprocessMs: [], ocrMs: [] };
+    for (const f of files) {
+      const a = await runOurs(f, js);
+      stages.preprocessMs.push(lastPageTimings.binarizeMs + lastPageTimings.deskewMs + lastPageTimings.rulingsMs);
+      stages.ocrMs.push(lastPageTimings.ocrMs);
+      const b = native ? await runOurs(f, nat) : null;
+      const c = native ? runNative(f) : null;
+      rows.push({ file: f.split('/').pop()!, js: a.ms, ourNative: b?.ms ?? null, native: c?.ms ?? null, jsWords: a.words, natWords: c?.words ?? null });
+    }
+    const peakRssMb = process.resourceUsage().maxRSS / 1024;
+    console.log('page                 ours(js) ms  ours(native) ms  tesseract ms  words ours/tesseract');
+    for (const r of rows) {
+      console.log(
+        `${r.file.padEnd(20)} ${r.js.toFixed(0).padStart(11)}  ${(r.ourNative?.toFixed(0) ?? '-').padStart(15)}  ${(r.native?.toFixed(0) ?? '-').padStart(12)}  ${r.jsWords}/${r.natWords ?? '-'}`,
+      );
+    }
+    const mj = median(rows.map((r) => r.js));
+    const ppm = (ms: number) => 60_000 / ms;
+    console.log(`\nmedian ms/page: ours(js) ${mj.toFixed(0)} (preprocess ${median(stages.preprocessMs).toFixed(0)}, OCR ${median(stages.ocrMs).toFixed(0)})`);
+    console.log(`pages/min/core: ours(js) ${ppm(mj).toFixed(1)}`);
+    if (native) {
+      const mo = median(rows.map((r) => r.ourNative!));
+      const mn = median(rows.map((r) => r.native!));
+      console.log(`pages/min/core: ours(native engine) ${ppm(mo).toFixed(1)}   tesseract program ${ppm(mn).toFixed(1)}`);
+      console.log(`ratio vs tesseract: ours(js) ${(mn / mj).toFixed(2)}x   ours(native engine) ${(mn / mo).toFixed(2)}x   (target ≥ 1.0x)`);
+    } else console.log('tesseract program not installed: no native peer');
+    console.log(`peak RSS of this process (ours, all pages): ${peakRssMb.toFixed(0)} MB`);
+  } finally {
+    await closeOcr();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
