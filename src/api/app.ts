@@ -6,7 +6,7 @@ import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { newId } from '../domain/names.js';
+import { randomBytes } from 'node:crypto';
 import { authHook } from './auth.js';
 import type { AppDeps } from './deps.js';
 import { registerErrorHandling } from './errors.js';
@@ -44,11 +44,21 @@ function describeUpload(doc: Record<string, any>): Record<string, any> {
   return doc;
 }
 
+/**
+ * Request ids: a random per-app prefix and a counter (`req_` + 32 hex). They need to be unique,
+ * not unguessable, and 16 random bytes per request cost 2.6% of the status endpoint's CPU.
+ */
+function requestIds(): () => string {
+  const prefix = randomBytes(8).toString('hex');
+  let n = 0;
+  return () => `req_${prefix}${(++n).toString(16).padStart(16, '0')}`;
+}
+
 /** Builds the app (not listening). `logger` is Fastify's logger option. */
 export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? false,
-    genReqId: () => newId('req'),
+    genReqId: requestIds(),
     // Ids are ours: a client-chosen id would let one request pose as another in the logs.
     requestIdHeader: false,
     // A log line per request would cost more than the 5 ms status budget at 5,000 req/s; 5xx are logged.
