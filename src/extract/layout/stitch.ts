@@ -24,6 +24,9 @@ const rowText = (t: Table, r: number) => t.cells.filter((c) => c.row === r).sort
 function compatible(a: Table, b: Table, pa: PageLayout, pb: PageLayout): boolean {
   if (a.n_cols !== b.n_cols || b.page !== a.pages[a.pages.length - 1] + 1) return false;
   if (a.bbox[3] < pa.height * (1 - EDGE_SHARE) || b.bbox[1] > pb.height * EDGE_SHARE) return false;
+  // The continuation repeats the header or has none; its own different header starts a new table
+  // (eu-020: "Female students" on one page, "Male students" on the next).
+  if (b.header_rows > 0 && !sameHeader(a, b)) return false;
   const ea = colEdges(a), eb = colEdges(b);
   const tol = EDGE_TOL_SHARE * Math.max(pa.width, pb.width);
   let compared = 0;
@@ -35,8 +38,14 @@ function compatible(a: Table, b: Table, pa: PageLayout, pb: PageLayout): boolean
   return compared >= Math.min(2, a.n_cols);
 }
 
+function sameHeader(a: Table, b: Table): boolean {
+  if (a.header_rows !== b.header_rows) return false;
+  for (let r = 0; r < a.header_rows; r++) if (rowText(a, r) !== rowText(b, r)) return false;
+  return true;
+}
+
 function append(a: Table, b: Table): Table {
-  const repeated = a.header_rows > 0 && b.header_rows > 0 && rowText(a, 0) === rowText(b, 0);
+  const repeated = b.header_rows > 0 && sameHeader(a, b);
   const skip = repeated ? b.header_rows : 0;
   const shifted: Cell[] = b.cells.filter((c) => c.row >= skip).map((c) => ({ ...c, row: c.row - skip + a.n_rows }));
   return {
