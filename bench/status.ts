@@ -9,7 +9,8 @@
  * than a Node one: with the Node client /healthz itself topped out at ~4,300 req/s here), else
  * from a keep-alive node:http loop. `--client node` forces the latter.
  *
- * Flags: --runs N (3), --seconds S per run (3), --concurrency C (8), --docs N (100000), --client wrk|node.
+ * Flags, as --name=value (bench/run.ts reads bare words as benchmark names): --runs=3, --seconds=3
+ * per run, --concurrency=8, --docs=100000, --client=wrk|node.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -112,8 +113,8 @@ export async function run(args: string[]): Promise<void> {
   const seconds = flag(args, 'seconds', 3);
   const concurrency = flag(args, 'concurrency', 8);
   const docs = flag(args, 'docs', 100_000);
-  const ci = args.indexOf('--client');
-  const clientName = ci >= 0 ? args[ci + 1] : existsSync(WRK) ? 'wrk' : 'node';
+  const ci = args.find((a) => a.startsWith('--client='));
+  const clientName = ci ? ci.slice('--client='.length) : existsSync(WRK) ? 'wrk' : 'node';
   const measure = clientName === 'wrk' ? loadWrk : load;
   const dir = mkdtempSync(join(tmpdir(), 'tm-bench-status-'));
   const env = { TABLEMILL_DATA_DIR: dir, TABLEMILL_RATE_LIMITS: '0' };
