@@ -7,7 +7,7 @@
  *
  * The load comes from Debian's wrk when installed (a C client costs the 2 shared cores far less
  * than a Node one: with the Node client /healthz itself topped out at ~4,300 req/s here), else
- * from a keep-alive node:http loop. `--client node` forces the latter.
+ * from a keep-alive node:http loop. `--client=node` forces the latter.
  *
  * Flags, as --name=value (bench/run.ts reads bare words as benchmark names): --runs=3, --seconds=3
  * per run, --concurrency=8, --docs=100000, --client=wrk|node.
