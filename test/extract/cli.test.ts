@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ICDAR_DIR } from '../paths.js';
 
 const run = promisify(execFile);
 const BIN = resolve(import.meta.dirname, '../../bin/tablemill');
-const PDF = '/work/shared/data/icdar2013-eu/eu-002.pdf';
+const PDF = join(ICDAR_DIR, 'eu-002.pdf');
 const dir = mkdtempSync(join(tmpdir(), 'tablemill-extract-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

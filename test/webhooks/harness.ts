@@ -18,8 +18,9 @@ import { openBlobStore } from '../../src/blobs/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/types.js';
+import { ICDAR_DIR } from '../paths.js';
 
-export const PDF = readFileSync('/work/shared/data/icdar2013-eu/eu-005.pdf');
+export const PDF = readFileSync(join(ICDAR_DIR, 'eu-005.pdf'));
 
 export interface Harness {
   url: string;

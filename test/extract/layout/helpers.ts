@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import type { PageLayout, Table } from '../../../src/extract/types.js';
 import { openPdf } from '../../../src/extract/pdf/load.js';
 import { textLayout } from '../../../src/extract/pdf/page.js';
+import { ICDAR_DIR } from '../../paths.js';
 
-export const ICDAR = '/work/shared/data/icdar2013-eu';
+export const ICDAR = ICDAR_DIR;
 
 /** Text-layer layouts of every page of `bytes` (or of the ICDAR file `name`). */
 export async function layouts(bytes: Uint8Array | string): Promise<PageLayout[]> {

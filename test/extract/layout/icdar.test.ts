@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectTables, stitchTables } from '../../../src/extract/layout/index.js';
 import { ICDAR, layouts } from './helpers.js';
+import { ICDAR_SCORER } from '../../paths.js';
 
-const SCORER = '/work/shared/eval/icdar2013.py';
+const SCORER = ICDAR_SCORER;
 /** Reached 0.920 on this set (see scripts/icdar.sh); the floor leaves room for honest trade-offs. */
 const F1_FLOOR = 0.9;
 
