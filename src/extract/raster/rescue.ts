@@ -34,7 +34,11 @@ export function unreadGroups(ink: BinaryImage, words: OcrWord[], glyph: number):
     } else groups.push({ ...b });
   }
   // Groups that overlap a read word are parts of it (accents, split letters), not missed words.
+  // Only short groups (up to ~3 glyphs wide): the lone numbers layout analysis drops. Longer
+  // unread ink on ICDAR pages was mostly figure labels, which only added false cells (F1 0.752
+  // without the second look, 0.735 with it unrestricted).
   return groups
+    .filter((g) => g.x1 - g.x0 + 1 <= 3 * glyph)
     .filter((g) => !words.some((w) => g.x0 < w.x1 && g.x1 > w.x0 && g.y0 < w.y1 && g.y1 > w.y0))
     .slice(0, MAX_CROPS);
 }
