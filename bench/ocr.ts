@@ -14,8 +14,10 @@ import { join } from 'node:path';
 import { extractImagePages, closeOcr, nativeAvailable } from '../src/extract/raster/index.js';
 import { lastPageTimings } from '../src/extract/raster/page.js';
 import { DEFAULT_EXTRACT_OPTIONS, type ExtractOptions } from '../src/extract/types.js';
+import { ICDAR_DIR } from '../test/paths.js';
 
-const DATA = '/work/shared/data/icdar2013-eu';
+// shared/ beside the repository (CI clones main elsewhere), as bench/extract.ts.
+const DATA = ICDAR_DIR;
 /** Documents whose first pages make the default set: ruled, unruled and mixed tables. */
 const DOCS = ['eu-001', 'eu-004', 'eu-010', 'eu-015', 'eu-021', 'eu-027'];
 
