@@ -56,7 +56,7 @@ function workerLog(app: FastifyInstance | null) {
 export async function startServer(config: Config, opts: ServeOptions): Promise<RunningServer> {
   const { store, blobs } = await openStorage(config);
   const metrics = new Metrics();
-  const deps: AppDeps = { config, store, blobs, metrics, exporters: {}, now: Date.now };
+  const deps: AppDeps = { config, store, blobs, metrics, exporters: {}, stats: () => store.documentStats(), now: Date.now };
   let app: FastifyInstance | null = null;
   let workers: Workers | null = null;
   try {

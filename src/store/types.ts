@@ -156,6 +156,12 @@ export interface Store {
    * batch; for tests and consistency checks, never on a request path). Null if no such batch.
    */
   recountBatch(batchId: string): Promise<BatchRecount | null>;
+  /**
+   * Store-wide gauges for `/metrics`: documents by public status (the sum of the batch counters,
+   * one row per batch, never a scan of documents) and the queue depth (pending documents, read
+   * from the partial index the claim uses).
+   */
+  documentStats(): Promise<{ documentsByStatus: StatusCounts; queueDepth: number }>;
 }
 
 /** A webhook outbox row: `batch` is the snapshot of the batch row right after the transition. */

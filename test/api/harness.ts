@@ -23,7 +23,7 @@ export async function openApi(env: Record<string, string> = {}): Promise<ApiHarn
   const dir = mkdtempSync(join(tmpdir(), 'tm-api-'));
   const config = loadConfig({ TABLEMILL_DATA_DIR: dir, TABLEMILL_RATE_LIMITS: '0', ...env });
   const { store, blobs } = await openStorage(config);
-  const deps: AppDeps = { config, store, blobs, metrics: new Metrics(), exporters: {}, now: Date.now };
+  const deps: AppDeps = { config, store, blobs, metrics: new Metrics(), exporters: {}, stats: () => store.documentStats(), now: Date.now };
   const app = await buildApp(deps);
   await app.ready();
   return {

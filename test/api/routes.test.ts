@@ -190,6 +190,9 @@ describe('operations routes', () => {
     expect(m.headers['content-type']).toContain('text/plain');
     expect(m.body).toMatch(/tablemill_http_requests_total\{method="GET",route="\/v1\/batches\/:batch_name",status="200"\} \d+/);
     expect(m.body).toContain('tablemill_http_request_duration_seconds_bucket{method="GET",route="/healthz",le="0.005"}');
+    // Store-wide gauges, read at scrape time from the batch counters (earlier tests left documents).
+    expect(m.body).toMatch(/^tablemill_documents\{status="queued"\} \d+$/m);
+    expect(m.body).toMatch(/^tablemill_queue_depth \d+$/m);
   });
 
   it('/openapi.json is OpenAPI 3.1 generated from the routes', async () => {

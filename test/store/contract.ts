@@ -122,6 +122,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
       let row = await consistent(s, acc.id, batch.id);
       expect(row.counts).toMatchObject({ queued: 1, processing: 2 });
       expect(row.min_started_at).toBe(1200);
+      expect(await s.documentStats()).toEqual({ documentsByStatus: { queued: 1, processing: 2, succeeded: 0, failed: 0, canceled: 0 }, queueDepth: 1 });
       const d0 = await s.getDocument(acc.id, documents[0].id);
       expect(d0).toMatchObject({ state: 'leased', attempts: 1, started_at: 1200, lease_until: 1200 + LEASE });
 
@@ -138,6 +139,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect(isAllDone(row.counts)).toBe(true);
       expect(batchStatus(row.counts)).toBe('succeeded');
       expect(batchTimestamps(row.counts, row.created_at, row.min_started_at, row.max_completed_at)).toEqual({ created_at: 1000, started_at: 1200, completed_at: 1600 });
+      expect(await s.documentStats()).toEqual({ documentsByStatus: { queued: 0, processing: 0, succeeded: 2, failed: 1, canceled: 0 }, queueDepth: 0 });
 
       const r0 = await s.getDocumentResult(acc.id, documents[0].id);
       expect(r0).toMatchObject({ state: 'succeeded', page_count: 2, started_at: 1200, completed_at: 1300, processing_error: null, lease_until: null });

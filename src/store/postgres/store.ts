@@ -1,6 +1,6 @@
 /** The Store on PostgreSQL (cluster mode): a `pg` Pool, one transaction per transition. */
 import type pg from 'pg';
-import { isAllDone } from '../../domain/batch.js';
+import { isAllDone, type StatusCounts } from '../../domain/batch.js';
 import { newId } from '../../domain/names.js';
 import { publicStatus } from '../../domain/status.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
@@ -206,6 +206,10 @@ export class PostgresStore implements Store {
 
   async recountBatch(batchId: string): Promise<BatchRecount | null> {
     return (await batches.selectBatchById(this.pool, batchId)) ? batches.recountBatchRow(this.pool, batchId) : null;
+  }
+
+  async documentStats(): Promise<{ documentsByStatus: StatusCounts; queueDepth: number }> {
+    return batches.selectDocumentStats(this.pool);
   }
 
   /** The outbox hook: a transition that leaves a live batch all_done writes its run's event. */

@@ -1,4 +1,5 @@
 /** SQL of the `batches` table (SQLite). */
+import type { StatusCounts } from '../../domain/batch.js';
 import { deltaParams, type BatchDelta } from '../delta.js';
 import { BATCH_COLUMNS, toBatch } from '../rows.js';
 import type { BatchRecount, BatchRow } from '../types.js';
@@ -82,5 +83,21 @@ export function recountBatchRow(db: Db, id: string): BatchRecount {
     document_count: Number(r.document_count),
     min_started_at: r.min_started_at === null ? null : Number(r.min_started_at),
     max_completed_at: r.max_completed_at === null ? null : Number(r.max_completed_at),
+  };
+}
+
+/** Store-wide gauges: the batch counters summed, and the pending documents (partial index). */
+export function selectDocumentStats(db: Db): { documentsByStatus: StatusCounts; queueDepth: number } {
+  const r = prepared(
+    db,
+    `SELECT coalesce(sum(queued), 0) AS queued, coalesce(sum(processing), 0) AS processing,
+       coalesce(sum(succeeded), 0) AS succeeded, coalesce(sum(failed), 0) AS failed,
+       coalesce(sum(canceled), 0) AS canceled,
+       (SELECT count(*) FROM documents WHERE state = 'pending') AS pending
+     FROM batches`,
+  ).get() as Raw;
+  return {
+    documentsByStatus: { queued: Number(r.queued), processing: Number(r.processing), succeeded: Number(r.succeeded), failed: Number(r.failed), canceled: Number(r.canceled) },
+    queueDepth: Number(r.pending),
   };
 }

@@ -1,7 +1,7 @@
 /** The Store on one SQLite file (embedded mode). better-sqlite3 is synchronous; calls are serialised. */
 import { EventEmitter } from 'node:events';
 import { resolve } from 'node:path';
-import { isAllDone } from '../../domain/batch.js';
+import { isAllDone, type StatusCounts } from '../../domain/batch.js';
 import { newId } from '../../domain/names.js';
 import { publicStatus } from '../../domain/status.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
@@ -247,6 +247,10 @@ export class SqliteStore implements Store {
 
   async recountBatch(batchId: string): Promise<BatchRecount | null> {
     return batches.selectBatchById(this.db, batchId) ? batches.recountBatchRow(this.db, batchId) : null;
+  }
+
+  async documentStats(): Promise<{ documentsByStatus: StatusCounts; queueDepth: number }> {
+    return batches.selectDocumentStats(this.db);
   }
 
   /** The outbox hook: a transition that leaves a live batch all_done writes its run's event. */
