@@ -69,7 +69,7 @@ export function buildTable(page: number, placed: PlacedCell[], colEdges: number[
 /** Matches numbers, amounts, percentages, dates and dashes standing for zero ("-", "–", "n/a"). */
 const NUMERIC = /^[-–—+−(]?[$€£¥]?\s?[\d.,' \u00a0]*\d[\d.,' \u00a0]*\s?%?[)]?[*a-z]?$|^[-–—]+$|^n\/?a$/i;
 
-/** True when a cell's text reads as a number (or a placeholder for one). */
+/** True when a cell's text reads as a number (or a dash standing in for one). */
 export function isNumeric(text: string): boolean {
   const t = text.trim();
   return t !== '' && NUMERIC.test(t);
