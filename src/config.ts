@@ -31,7 +31,7 @@ export interface Config {
     /** Idle polling interval when no wake-up arrives. */
     pollMs: number;
   };
-  ocr: { langs: string; engine: 'js' | 'native' };
+  ocr: { langs: string; engine: 'auto' | 'js' | 'native' };
   webhooks: { allowPrivate: boolean; retryScheduleMs: number[]; timeoutMs: number };
   rateLimits: { enabled: boolean; statusPerMinute: number; defaultPerMinute: number };
   logLevel: string;
@@ -111,8 +111,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (dbSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(dbSchema)) throw new ConfigError('TABLEMILL_DB_SCHEMA', 'expected a lower-case SQL identifier');
   const host = (e.HOST ?? '127.0.0.1').trim();
   if (host === '') throw new ConfigError('HOST', 'must not be empty');
-  const engine = (e.TABLEMILL_OCR_ENGINE ?? 'js').trim();
-  if (engine !== 'js' && engine !== 'native') throw new ConfigError('TABLEMILL_OCR_ENGINE', `expected js or native, got ${JSON.stringify(engine)}`);
+  const engine = (e.TABLEMILL_OCR_ENGINE ?? 'auto').trim();
+  if (engine !== 'auto' && engine !== 'js' && engine !== 'native') {
+    throw new ConfigError('TABLEMILL_OCR_ENGINE', `expected auto, js or native, got ${JSON.stringify(engine)}`);
+  }
   const langs = (e.TABLEMILL_OCR_LANGS ?? 'eng').trim();
   if (!/^[a-z_]{3,}(\+[a-z_]{3,})*$/.test(langs)) throw new ConfigError('TABLEMILL_OCR_LANGS', `expected e.g. eng or eng+deu, got ${JSON.stringify(langs)}`);
   const retry = e.TABLEMILL_WEBHOOK_RETRY_SCHEDULE ?? '5s,5m,30m,2h,5h,10h,10h';

@@ -11,7 +11,7 @@ import { loadConfig } from '../config.js';
 import { extractDocument, toProcessingError } from '../extract/index.js';
 import { ExtractError, type ExtractOptions } from '../extract/types.js';
 
-const HELP = `usage: tablemill extract FILE... [--out DIR] [--pretty] [--max-pages N] [--ocr-langs eng+deu] [--ocr-engine js|native]
+const HELP = `usage: tablemill extract FILE... [--out DIR] [--pretty] [--max-pages N] [--ocr-langs eng+deu] [--ocr-engine auto|js|native]
 
 Runs the extraction engine on each FILE (PDF, PNG, JPEG, TIFF, WebP).
   one FILE, no --out   its result JSON ({page_count, tables, line_items, totals}) on stdout

@@ -96,15 +96,21 @@ export interface ExtractOptions {
   maxMegapixels: number;
   /** Tesseract language string, e.g. `eng+deu`. */
   ocrLangs: string;
-  /** `js` (tesseract.js, default) or `native` (the `tesseract` program, where installed). */
-  ocrEngine: 'js' | 'native';
+  /**
+   * `auto` (default): the `tesseract` program where it is installed with the languages, else
+   * tesseract.js; `js`: always tesseract.js; `native`: the program (tesseract.js where it is missing).
+   */
+  ocrEngine: OcrEngine;
 }
+
+/** Which Tesseract build reads raster pages. */
+export type OcrEngine = 'auto' | 'js' | 'native';
 
 export const DEFAULT_EXTRACT_OPTIONS: ExtractOptions = {
   maxPages: 100,
   maxMegapixels: 50,
   ocrLangs: 'eng',
-  ocrEngine: 'js',
+  ocrEngine: 'auto',
 };
 
 /**

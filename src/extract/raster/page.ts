@@ -4,12 +4,12 @@
  * PDF pages without a text layer.
  */
 import type { ExtractOptions, PageLayout, Ruling, Word } from '../types.js';
-import { binarize, resizeGray, rotateGray, toPgm, type GrayImage } from './gray.js';
-import { medianGlyphHeight, TARGET_GLYPH_HEIGHT } from './text-size.js';
+import { binarize, resizeGray, rotateGray, toPbm, toPgm, type GrayImage } from './gray.js';
+import { glyphBlobs, medianHeight, MAX_READABLE_GLYPH, MIN_READABLE_GLYPH, TARGET_GLYPH_HEIGHT, type Blob } from './text-size.js';
 import { estimateSkew } from './deskew.js';
 import { eraseRulings, findRulings } from './rulings.js';
 import { recognizeJs } from './ocr-js.js';
-import { nativeAvailable, recognizeNative } from './ocr-native.js';
+import { nativeAvailable, recognizeNative, recognizeNativeMany } from './ocr-native.js';
 import type { OcrWord } from './tsv.js';
 import { cropFor, unreadGroups } from './rescue.js';
 
@@ -18,6 +18,14 @@ import { cropFor, unreadGroups } from './rescue.js';
  * order; sparse-text mode (11) lost the word order inside multi-word cells on ICDAR pages.
  */
 const PSM = 3;
+
+/**
+ * Font size from an OCR line's box: the box runs from the tallest ascender to the lowest
+ * descender actually on the line, which for a row of figures and capitals ("Network cable 5m",
+ * no descender) is only about 0.8 of the em a text layer would report. The layout thresholds are
+ * in ems; with raw box heights the 2-em row gap of a double-spaced invoice split its table.
+ */
+const EM_PER_LINE_BOX = 1.15;
 
 /** Stray marks Tesseract reads as punctuation when it is unsure (rests of borders, dust). */
 const NOISE = /^[|_\-—–~.,:;'"`^°!()[\]{}\\/]+$/;
@@ -35,11 +43,11 @@ export interface PageContext {
 }
 
 /** Timings of the last page, for the benchmark. */
-export const lastPageTimings = { binarizeMs: 0, deskewMs: 0, rulingsMs: 0, ocrMs: 0, skewDegrees: 0, glyphPx: 0, rescale: 1 };
+export const lastPageTimings = { binarizeMs: 0, deskewMs: 0, rulingsMs: 0, ocrMs: 0, rescueMs: 0, rescued: 0, skewDegrees: 0, glyphPx: 0, rescale: 1 };
 
 /** Enlarge at most this much: upscaling invents no detail and quadruples OCR's pixels at 2×. */
 const MAX_UPSCALE = 2.5;
-/** Do not resample for less than ±15 %: Tesseract reads 20–30 px glyphs equally well. */
+/** Do not resample for less than ±15 %. */
 const RESCALE_SLACK = 0.15;
 /** Never work on more than this many pixels on the long side (≈ 400 dpi A4). */
 const MAX_WORKING_LONG_SIDE = 4800;
@@ -50,45 +58,125 @@ function inkToGray(ink: { data: Uint8Array; width: number; height: number }): Gr
   return { data, width: ink.width, height: ink.height };
 }
 
-async function recognize(img: GrayImage, dpi: number, opts: ExtractOptions, psm = PSM): Promise<OcrWord[]> {
-  const o = { langs: opts.ocrLangs, psm, dpi };
-  const pgm = toPgm(img);
-  // Where the program is missing, 'native' falls back to tesseract.js: same words, slower.
-  if (opts.ocrEngine === 'native' && nativeAvailable(opts.ocrLangs)) return recognizeNative(pgm, o);
-  return recognizeJs(pgm, o);
+function useNative(opts: ExtractOptions): boolean {
+  // The program reads a page in about half the time tesseract.js takes (its LSTM is native code
+  // and Debian's models are the smaller "fast" ones); where it is missing, or lacks one of the
+  // languages, tesseract.js reads it: same result shape.
+  return opts.ocrEngine !== 'js' && nativeAvailable(opts.ocrLangs);
+}
+
+/** Reads the black-and-white page (1-bit: Tesseract skips its own thresholding). */
+async function recognize(img: GrayImage, dpi: number, opts: ExtractOptions): Promise<OcrWord[]> {
+  const o = { langs: opts.ocrLangs, psm: PSM, dpi };
+  return useNative(opts) ? recognizeNative(toPbm(img), o) : recognizeJs(toPbm(img), o);
+}
+
+/** Reads each crop as one word (PSM 8); the native engine reads them all in one run. */
+async function recognizeWords(crops: GrayImage[], dpi: number, opts: ExtractOptions): Promise<OcrWord[][]> {
+  const o = { langs: opts.ocrLangs, psm: 8, dpi };
+  if (useNative(opts)) return recognizeNativeMany(crops.map(toPgm), o);
+  const out: OcrWord[][] = [];
+  for (const c of crops) out.push(await recognizeJs(toPgm(c), o));
+  return out;
+}
+
+/**
+ * Working pixels per page pixel: 1 for glyphs Tesseract reads as they are, else the factor
+ * that brings the median glyph to the target; never beyond the working-size bounds.
+ */
+function rescaleFactor(glyph: number | null, img: GrayImage): number {
+  let f = glyph && (glyph < MIN_READABLE_GLYPH || glyph > MAX_READABLE_GLYPH) ? TARGET_GLYPH_HEIGHT / glyph : 1;
+  f = Math.min(f, MAX_UPSCALE, MAX_WORKING_LONG_SIDE / Math.max(img.width, img.height));
+  return Math.abs(f - 1) > RESCALE_SLACK ? f : 1;
+}
+
+/**
+ * Words read again enlarged: short and unsure (the "fast" model read a lone 16 px "2" as "N",
+ * 0.82), or very unsure ("Subtotal" as "Subtotaf", 0.41); at most `MAX_DOUBTFUL` a page.
+ */
+const DOUBTFUL_LENGTH = 3;
+const DOUBTFUL_CONFIDENCE = 0.9;
+const UNSURE_CONFIDENCE = 0.6;
+const MAX_DOUBTFUL = 60;
+const EDGE_MARKS = /^[‘’'"`|~_]+|[‘’'"`|~_]+$/g;
+
+/**
+ * A second look at glyph groups the page OCR left unread or read as stray punctuation (a lone
+ * "2" read as "~"), and at short words it was unsure of: each is cropped, enlarged to the target
+ * glyph height (a crop is small, so enlarging it is cheap and lets Tesseract see a single digit)
+ * and read as one word. A new reading replaces what it overlaps when it is surer.
+ */
+async function rescue(img: GrayImage, blobs: Blob[], ocr: OcrWord[], glyph: number, dpi: number, opts: ExtractOptions): Promise<OcrWord[]> {
+  const read = ocr.filter((w) => !NOISE.test(w.text));
+  const doubtful = read
+    .filter((w) => w.confidence < UNSURE_CONFIDENCE || (w.text.length <= DOUBTFUL_LENGTH && w.confidence < DOUBTFUL_CONFIDENCE))
+    .sort((a, b) => a.confidence - b.confidence)
+    .slice(0, MAX_DOUBTFUL);
+  const groups = [...unreadGroups(blobs, read, glyph), ...doubtful.map((w) => ({ x0: w.x0, y0: w.y0, x1: w.x1 - 1, y1: w.y1 - 1 }))];
+  lastPageTimings.rescued = groups.length;
+  if (groups.length === 0) return ocr;
+  const up = Math.max(1, TARGET_GLYPH_HEIGHT / glyph);
+  const crops = await Promise.all(
+    groups.map(async (g) => {
+      const { crop, dx, dy } = cropFor(img, g, glyph);
+      const big = up > 1 + RESCALE_SLACK ? await resizeGray(crop, Math.round(crop.width * up), Math.round(crop.height * up)) : crop;
+      return { big, dx, dy, s: crop.width / big.width };
+    }),
+  );
+  const overlaps = (a: OcrWord, b: OcrWord) => a.x0 < b.x1 && a.x1 > b.x0 && a.y0 < b.y1 && a.y1 > b.y0;
+  const results = await recognizeWords(crops.map((c) => c.big), dpi * up, opts);
+  let words = ocr;
+  results.forEach((found, i) => {
+    const { dx, dy, s } = crops[i];
+    for (const w of found) {
+      // The crop's edges hold rests of neighbouring ink, read as quote marks or bars ("‘Subtotal").
+      const text = w.text.replace(EDGE_MARKS, '');
+      if (w.confidence < 0.5 || text === '' || NOISE.test(text)) continue;
+      const r = { ...w, text, x0: w.x0 * s + dx, x1: w.x1 * s + dx, y0: w.y0 * s + dy, y1: w.y1 * s + dy, lineHeight: w.lineHeight * s };
+      const hit = words.filter((o) => overlaps(r, o));
+      // Stray marks give way; a real word only to a surer reading.
+      if (hit.some((o) => !NOISE.test(o.text) && o.confidence >= r.confidence)) continue;
+      words = [...words.filter((o) => !hit.includes(o)), r];
+    }
+  });
+  return words;
 }
 
 /** Turns a working-resolution grey page into a layout in output units. */
 export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: ExtractOptions): Promise<PageLayout> {
   let t = performance.now();
+  // One binarisation and one labelling, redone only when the pixels are resampled or turned.
   let ink = binarize(img);
+  let blobs: Blob[] | null = glyphBlobs(ink);
   let unitsScale = ctx.unitsScale;
   let dpi = ctx.dpi;
-  const glyph = medianGlyphHeight(ink);
-  let f = glyph ? TARGET_GLYPH_HEIGHT / glyph : 1;
-  f = Math.min(f, MAX_UPSCALE, MAX_WORKING_LONG_SIDE / Math.max(img.width, img.height));
-  if (Math.abs(f - 1) > RESCALE_SLACK) {
+  const glyph = medianHeight(blobs);
+  let f = rescaleFactor(glyph, img);
+  if (f !== 1) {
     const w = Math.max(1, Math.round(img.width * f));
     const h = Math.max(1, Math.round(img.height * f));
     f = w / img.width;
     img = await resizeGray(img, w, h);
     ink = binarize(img);
+    blobs = null;
     unitsScale *= f;
     dpi *= f;
-  } else f = 1;
+  }
   lastPageTimings.glyphPx = glyph ?? 0;
   lastPageTimings.rescale = f;
+  const glyphNow = glyph ? glyph * f : TARGET_GLYPH_HEIGHT;
   const t1 = performance.now();
   lastPageTimings.binarizeMs = t1 - t;
   const skew = estimateSkew(ink);
   if (skew !== 0) {
     img = await rotateGray(img, -skew);
     ink = binarize(img);
+    blobs = null;
   }
   const t2 = performance.now();
   lastPageTimings.deskewMs = t2 - t1;
   lastPageTimings.skewDegrees = skew;
-  const found = findRulings(ink);
+  const found = findRulings(ink, glyph ? glyphNow : null);
   // Tesseract gets our adaptive binarisation, not the grey page: its global Otsu threshold let
   // sensor noise through on photo-like pages and it dropped isolated one-digit quantities there
   // (2 of 3 on the stream-photo fixture); the clean ink image also OCRs ~25 % faster.
@@ -96,17 +184,11 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   eraseRulings(img, found);
   t = performance.now();
   lastPageTimings.rulingsMs = t - t2;
-  const ocr = await recognize(img, dpi, opts);
-  const glyphNow = glyph ? glyph * f : TARGET_GLYPH_HEIGHT;
-  for (const g of unreadGroups(ink, ocr, glyphNow)) {
-    const { crop, dx, dy } = cropFor(img, g, glyphNow);
-    // PSM 8: the crop is one word.
-    for (const w of await recognize(crop, dpi, opts, 8)) {
-      if (w.confidence < 0.5) continue;
-      ocr.push({ ...w, x0: w.x0 + dx, x1: w.x1 + dx, y0: w.y0 + dy, y1: w.y1 + dy });
-    }
-  }
+  let ocr = await recognize(img, dpi, opts);
+  const t3 = performance.now();
+  ocr = await rescue(img, blobs ?? glyphBlobs(ink), ocr, glyphNow, dpi, opts);
   lastPageTimings.ocrMs = performance.now() - t;
+  lastPageTimings.rescueMs = performance.now() - t3;
 
   const k = 1 / unitsScale;
   const words: Word[] = [];
@@ -118,7 +200,7 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
       y0: w.y0 * k,
       x1: w.x1 * k,
       y1: w.y1 * k,
-      size: Math.max(1, w.lineHeight) * k,
+      size: Math.max(1, w.lineHeight) * EM_PER_LINE_BOX * k,
       confidence: Math.round(w.confidence * 1000) / 1000,
     });
   }

@@ -4,8 +4,8 @@
  * quantities of the grid-exif6 fixture); each such glyph group is cropped and read again as a
  * single word (PSM 8), which costs a few milliseconds a crop.
  */
-import type { BinaryImage, GrayImage } from './gray.js';
-import { glyphBlobs, type Blob } from './text-size.js';
+import type { GrayImage } from './gray.js';
+import type { Blob } from './text-size.js';
 import type { OcrWord } from './tsv.js';
 
 /** At most this many crops a page: a page with more unread ink is a picture, not missed words. */
@@ -13,18 +13,21 @@ const MAX_CROPS = 40;
 /** Padding around a crop, in glyph heights (Tesseract wants white space around a word). */
 const PAD = 0.6;
 
-/** Groups of unread glyph-sized ink blobs, merged when closer than half a glyph height. */
-export function unreadGroups(ink: BinaryImage, words: OcrWord[], glyph: number): Blob[] {
+/**
+ * Groups of unread glyph-sized ink blobs (`blobs`: the page's glyph components, labelled once),
+ * merged when closer than half a glyph height.
+ */
+export function unreadGroups(blobs: Blob[], words: OcrWord[], glyph: number): Blob[] {
   const covered = (b: Blob) =>
     words.some((w) => b.x0 >= w.x0 - 3 && b.x1 <= w.x1 + 3 && b.y0 >= w.y0 - 3 && b.y1 <= w.y1 + 3);
   // Glyph-like only: between 0.6× and 1.6× the median height, so dust and pictures stay out.
-  const blobs = glyphBlobs(ink).filter((b) => {
+  const candidates = blobs.filter((b) => {
     const h = b.y1 - b.y0 + 1;
     return h >= 0.6 * glyph && h <= 1.6 * glyph && !covered(b);
   });
   const groups: Blob[] = [];
   const gap = glyph * 0.5;
-  for (const b of blobs.sort((p, q) => p.x0 - q.x0)) {
+  for (const b of candidates.sort((p, q) => p.x0 - q.x0)) {
     const g = groups.find((o) => b.x0 - o.x1 <= gap && o.x0 - b.x1 <= gap && Math.min(o.y1, b.y1) - Math.max(o.y0, b.y0) > 0.3 * glyph);
     if (g) {
       g.x0 = Math.min(g.x0, b.x0);

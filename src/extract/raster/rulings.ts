@@ -98,11 +98,22 @@ function joinCollinear(segs: Seg[], gap: number): Seg[] {
   return out;
 }
 
-/** Ruling lines of a binarised page, with their thickness (for erasing), in its pixels. */
-export function findRulings(img: BinaryImage): { rulings: Ruling[]; thick: Seg[]; vertical: Seg[] } {
+/**
+ * A ruling is also at least this many glyph heights long: at 16 px glyphs (200 dpi) the letters
+ * of a word are 2–3 px apart, so the bridged baseline of "Leeds" ran 62 px — longer than 1/25 of
+ * a 1240 px photo — and became a ruling that split the table under it.
+ */
+const MIN_LENGTH_GLYPHS = 5;
+
+/**
+ * Ruling lines of a binarised page, with their thickness (for erasing), in its pixels. `glyph`
+ * is the page's median glyph height when known.
+ */
+export function findRulings(img: BinaryImage, glyph: number | null = null): { rulings: Ruling[]; thick: Seg[]; vertical: Seg[] } {
   const { width: w, height: h, data } = img;
-  const hMin = Math.max(20, Math.round(w * MIN_LENGTH_FRACTION));
-  const vMin = Math.max(20, Math.round(h * MIN_LENGTH_FRACTION));
+  const byGlyph = glyph ? Math.round(glyph * MIN_LENGTH_GLYPHS) : 0;
+  const hMin = Math.max(20, byGlyph, Math.round(w * MIN_LENGTH_FRACTION));
+  const vMin = Math.max(20, byGlyph, Math.round(h * MIN_LENGTH_FRACTION));
   const horiz = joinCollinear(findRuns(h, w, (y, x) => data[y * w + x], hMin), 2 * hMin);
   const vert = joinCollinear(findRuns(w, h, (x, y) => data[y * w + x], vMin), 2 * vMin);
   const rulings: Ruling[] = [];

@@ -14,6 +14,8 @@ export interface OcrWord {
   confidence: number;
   /** Height of the word's text line, a steadier font size than the word's own box. */
   lineHeight: number;
+  /** 1-based image of a multi-image run (Tesseract's page_num column). */
+  image: number;
 }
 
 /** Parses TSV rows (`level page block par line word left top width height conf text`). */
@@ -44,6 +46,7 @@ export function parseTsv(tsv: string): OcrWord[] {
       y1: top + height,
       confidence: Math.max(0, Math.min(1, conf / 100)),
       lineHeight: lineHeights.get(key) ?? height,
+      image: Number(f[1]) || 1,
     });
   }
   return words;

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { extractDocument } from '../../../src/extract/index.js';
-import { closeOcr } from '../../../src/extract/raster/index.js';
+import { closeOcr, nativeAvailable } from '../../../src/extract/raster/index.js';
 
 const DIR = 'test/fixtures/images';
 interface Expected {
@@ -27,10 +27,14 @@ function editDistance(a: string, b: string): number {
 
 afterAll(closeOcr);
 
-describe('golden images', () => {
+// Both engines: tesseract.js (best_int models) and, where installed, the `tesseract` program
+// (Debian's smaller "fast" models), which `auto` picks. .ci/run installs the program.
+const engines = nativeAvailable('eng') ? (['js', 'native'] as const) : (['js'] as const);
+
+describe.each(engines)('golden images, %s engine', (engine) => {
   for (const fx of manifest) {
     it(`${fx.file}: every line item and the totals`, { timeout: 180_000 }, async () => {
-      const res = await extractDocument(readFileSync(`${DIR}/${fx.file}`));
+      const res = await extractDocument(readFileSync(`${DIR}/${fx.file}`), { ocrEngine: engine });
       expect(res.page_count).toBe(fx.pages);
       expect(res.line_items.map((i) => [i.quantity, i.unit_price, i.amount])).toEqual(fx.items.map((i) => [i.quantity, i.unit_price, i.amount]));
       res.line_items.forEach((item, k) => {
