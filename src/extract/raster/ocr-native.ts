@@ -35,7 +35,7 @@ function checkLanguages(langs: string): void {
   if (missing.length) throw new ExtractError('extraction_failed', `tesseract has no language data for ${missing.join(', ')}`);
 }
 
-/** Recognises an image file (PGM/PNG bytes) with the `tesseract` program. */
+/** Recognises an image file (PBM/PGM/PNG bytes) with the `tesseract` program. */
 export async function recognizeNative(image: Buffer, o: RecognizeOptions): Promise<OcrWord[]> {
   checkLanguages(o.langs);
   return run('stdin', image, o);

@@ -11,7 +11,7 @@ import { eraseRulings, findRulings } from './rulings.js';
 import { recognizeJs } from './ocr-js.js';
 import { nativeAvailable, recognizeNative, recognizeNativeMany } from './ocr-native.js';
 import type { OcrWord } from './tsv.js';
-import { cropFor, unreadGroups } from './rescue.js';
+import { NOISE, secondLook } from './rescue.js';
 
 /**
  * Page segmentation: 3 (automatic) finds the column blocks of a table page and reads them in
@@ -27,8 +27,6 @@ const PSM = 3;
  */
 const EM_PER_LINE_BOX = 1.15;
 
-/** Stray marks Tesseract reads as punctuation when it is unsure (rests of borders, dust). */
-const NOISE = /^[|_\-—–~.,:;'"`^°!()[\]{}\\/]+$/;
 
 /** What `layoutFromGray` needs to know besides the pixels. */
 export interface PageContext {
@@ -90,58 +88,6 @@ function rescaleFactor(glyph: number | null, img: GrayImage): number {
   return Math.abs(f - 1) > RESCALE_SLACK ? f : 1;
 }
 
-/**
- * Words read again enlarged: short and unsure (the "fast" model read a lone 16 px "2" as "N",
- * 0.82), or very unsure ("Subtotal" as "Subtotaf", 0.41); at most `MAX_DOUBTFUL` a page.
- */
-const DOUBTFUL_LENGTH = 3;
-const DOUBTFUL_CONFIDENCE = 0.9;
-const UNSURE_CONFIDENCE = 0.6;
-const MAX_DOUBTFUL = 60;
-const EDGE_MARKS = /^[‘’'"`|~_]+|[‘’'"`|~_]+$/g;
-
-/**
- * A second look at glyph groups the page OCR left unread or read as stray punctuation (a lone
- * "2" read as "~"), and at short words it was unsure of: each is cropped, enlarged to the target
- * glyph height (a crop is small, so enlarging it is cheap and lets Tesseract see a single digit)
- * and read as one word. A new reading replaces what it overlaps when it is surer.
- */
-async function rescue(img: GrayImage, blobs: Blob[], ocr: OcrWord[], glyph: number, dpi: number, opts: ExtractOptions): Promise<OcrWord[]> {
-  const read = ocr.filter((w) => !NOISE.test(w.text));
-  const doubtful = read
-    .filter((w) => w.confidence < UNSURE_CONFIDENCE || (w.text.length <= DOUBTFUL_LENGTH && w.confidence < DOUBTFUL_CONFIDENCE))
-    .sort((a, b) => a.confidence - b.confidence)
-    .slice(0, MAX_DOUBTFUL);
-  const groups = [...unreadGroups(blobs, read, glyph), ...doubtful.map((w) => ({ x0: w.x0, y0: w.y0, x1: w.x1 - 1, y1: w.y1 - 1 }))];
-  lastPageTimings.rescued = groups.length;
-  if (groups.length === 0) return ocr;
-  const up = Math.max(1, TARGET_GLYPH_HEIGHT / glyph);
-  const crops = await Promise.all(
-    groups.map(async (g) => {
-      const { crop, dx, dy } = cropFor(img, g, glyph);
-      const big = up > 1 + RESCALE_SLACK ? await resizeGray(crop, Math.round(crop.width * up), Math.round(crop.height * up)) : crop;
-      return { big, dx, dy, s: crop.width / big.width };
-    }),
-  );
-  const overlaps = (a: OcrWord, b: OcrWord) => a.x0 < b.x1 && a.x1 > b.x0 && a.y0 < b.y1 && a.y1 > b.y0;
-  const results = await recognizeWords(crops.map((c) => c.big), dpi * up, opts);
-  let words = ocr;
-  results.forEach((found, i) => {
-    const { dx, dy, s } = crops[i];
-    for (const w of found) {
-      // The crop's edges hold rests of neighbouring ink, read as quote marks or bars ("‘Subtotal").
-      const text = w.text.replace(EDGE_MARKS, '');
-      if (w.confidence < 0.5 || text === '' || NOISE.test(text)) continue;
-      const r = { ...w, text, x0: w.x0 * s + dx, x1: w.x1 * s + dx, y0: w.y0 * s + dy, y1: w.y1 * s + dy, lineHeight: w.lineHeight * s };
-      const hit = words.filter((o) => overlaps(r, o));
-      // Stray marks give way; a real word only to a surer reading.
-      if (hit.some((o) => !NOISE.test(o.text) && o.confidence >= r.confidence)) continue;
-      words = [...words.filter((o) => !hit.includes(o)), r];
-    }
-  });
-  return words;
-}
-
 /** Turns a working-resolution grey page into a layout in output units. */
 export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: ExtractOptions): Promise<PageLayout> {
   let t = performance.now();
@@ -186,7 +132,9 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   lastPageTimings.rulingsMs = t - t2;
   let ocr = await recognize(img, dpi, opts);
   const t3 = performance.now();
-  ocr = await rescue(img, blobs ?? glyphBlobs(ink), ocr, glyphNow, dpi, opts);
+  const second = await secondLook(img, blobs ?? glyphBlobs(ink), ocr, glyphNow, (crops, scale) => recognizeWords(crops, dpi * scale, opts));
+  ocr = second.words;
+  lastPageTimings.rescued = second.crops;
   lastPageTimings.ocrMs = performance.now() - t;
   lastPageTimings.rescueMs = performance.now() - t3;
 

@@ -1,12 +1,75 @@
 /**
- * A second look at ink that the page-level OCR left unread. Tesseract's page layout analysis
- * drops isolated short text — a lone quantity "2" in a table cell — as noise (all three
- * quantities of the grid-exif6 fixture); each such glyph group is cropped and read again as a
- * single word (PSM 8), which costs a few milliseconds a crop.
+ * A second look at ink that the page-level OCR left unread or misread. Tesseract's page layout
+ * analysis drops isolated short text — a lone quantity "2" in a table cell — as noise (all three
+ * quantities of the grid-exif6 fixture), and reads some lone digits as marks or letters; each
+ * such glyph group or doubtful word is cropped, enlarged and read again as a single word (PSM 8).
+ * The caller reads all of a page's crops in one go (one `tesseract` run on the native engine).
  */
-import type { GrayImage } from './gray.js';
-import type { Blob } from './text-size.js';
+import { resizeGray, type GrayImage } from './gray.js';
+import { TARGET_GLYPH_HEIGHT, type Blob } from './text-size.js';
 import type { OcrWord } from './tsv.js';
+
+/** Stray marks Tesseract reads as punctuation when it is unsure (rests of borders, dust). */
+export const NOISE = /^[|_\-—–~.,:;'"`^°!()[\]{}\\/]+$/;
+
+/**
+ * Words read again enlarged: short and unsure (the "fast" model read a lone 16 px "2" as "N",
+ * 0.82), or very unsure ("Subtotal" as "Subtotaf", 0.41); at most `MAX_DOUBTFUL` a page.
+ */
+const DOUBTFUL_LENGTH = 3;
+const DOUBTFUL_CONFIDENCE = 0.9;
+const UNSURE_CONFIDENCE = 0.6;
+const MAX_DOUBTFUL = 60;
+/** Crops whose glyphs are within 15 % of the target height are read as they are. */
+const ENLARGE_SLACK = 0.15;
+const EDGE_MARKS = /^[‘’'"`|~_]+|[‘’'"`|~_]+$/g;
+
+/**
+ * A second look at glyph groups the page OCR left unread or read as stray punctuation (a lone
+ * "2" read as "~"), and at short words it was unsure of: each is cropped, enlarged to the target
+ * glyph height (a crop is small, so enlarging it is cheap and lets Tesseract see a single digit)
+ * and read as one word. A new reading replaces what it overlaps when it is surer.
+ */
+export async function secondLook(
+  img: GrayImage,
+  blobs: Blob[],
+  ocr: OcrWord[],
+  glyph: number,
+  readWords: (crops: GrayImage[], scale: number) => Promise<OcrWord[][]>,
+): Promise<{ words: OcrWord[]; crops: number }> {
+  const read = ocr.filter((w) => !NOISE.test(w.text));
+  const doubtful = read
+    .filter((w) => w.confidence < UNSURE_CONFIDENCE || (w.text.length <= DOUBTFUL_LENGTH && w.confidence < DOUBTFUL_CONFIDENCE))
+    .sort((a, b) => a.confidence - b.confidence)
+    .slice(0, MAX_DOUBTFUL);
+  const groups = [...unreadGroups(blobs, read, glyph), ...doubtful.map((w) => ({ x0: w.x0, y0: w.y0, x1: w.x1 - 1, y1: w.y1 - 1 }))];
+  if (groups.length === 0) return { words: ocr, crops: 0 };
+  const up = Math.max(1, TARGET_GLYPH_HEIGHT / glyph);
+  const crops = await Promise.all(
+    groups.map(async (g) => {
+      const { crop, dx, dy } = cropFor(img, g, glyph);
+      const big = up > 1 + ENLARGE_SLACK ? await resizeGray(crop, Math.round(crop.width * up), Math.round(crop.height * up)) : crop;
+      return { big, dx, dy, s: crop.width / big.width };
+    }),
+  );
+  const overlaps = (a: OcrWord, b: OcrWord) => a.x0 < b.x1 && a.x1 > b.x0 && a.y0 < b.y1 && a.y1 > b.y0;
+  const results = await readWords(crops.map((c) => c.big), up);
+  let words = ocr;
+  results.forEach((found, i) => {
+    const { dx, dy, s } = crops[i];
+    for (const w of found) {
+      // The crop's edges hold rests of neighbouring ink, read as quote marks or bars ("‘Subtotal").
+      const text = w.text.replace(EDGE_MARKS, '');
+      if (w.confidence < 0.5 || text === '' || NOISE.test(text)) continue;
+      const r = { ...w, text, x0: w.x0 * s + dx, x1: w.x1 * s + dx, y0: w.y0 * s + dy, y1: w.y1 * s + dy, lineHeight: w.lineHeight * s };
+      const hit = words.filter((o) => overlaps(r, o));
+      // Stray marks give way; a real word only to a surer reading.
+      if (hit.some((o) => !NOISE.test(o.text) && o.confidence >= r.confidence)) continue;
+      words = [...words.filter((o) => !hit.includes(o)), r];
+    }
+  });
+  return { words, crops: groups.length };
+}
 
 /** At most this many crops a page: a page with more unread ink is a picture, not missed words. */
 const MAX_CROPS = 40;

@@ -2,7 +2,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { PDFDocument } from 'pdf-lib';
 import { extractImagePages, closeOcr, nativeAvailable } from '../../../src/extract/raster/index.js';
+import sharp from 'sharp';
 import { languageDir } from '../../../src/extract/raster/ocr-js.js';
+import { recognizeNativeMany } from '../../../src/extract/raster/ocr-native.js';
+import { cropFor } from '../../../src/extract/raster/rescue.js';
+import { toPgm } from '../../../src/extract/raster/gray.js';
 import { extractDocument } from '../../../src/extract/index.js';
 import { DEFAULT_EXTRACT_OPTIONS, ExtractError } from '../../../src/extract/types.js';
 
@@ -15,7 +19,8 @@ afterAll(closeOcr);
 describe('OCR', () => {
   it('reads words with boxes in the sent image pixels and confidences 0..1, offline', { timeout: 180_000 }, async () => {
     expect(languageDir('eng')).toMatch(/@tesseract\.js-data\/eng\/4\.0\.0_best_int$/);
-    const [page] = await extractImagePages(photo, 'image/jpeg', DEFAULT_EXTRACT_OPTIONS);
+    // tesseract.js explicitly: the default (auto) picks the program where it is installed.
+    const [page] = await extractImagePages(photo, 'image/jpeg', { ...DEFAULT_EXTRACT_OPTIONS, ocrEngine: 'js' });
     expect([page.page, page.width, page.height]).toEqual([1, 1300, 1796]);
     const total = page.words.find((w) => w.text === '326.34');
     expect(total).toBeDefined();
@@ -40,6 +45,24 @@ describe('OCR', () => {
     const [page] = await extractImagePages(photo, 'image/jpeg', { ...DEFAULT_EXTRACT_OPTIONS, ocrEngine: 'native' });
     expect(numbers(page.words)).toEqual(['108.00', '19.99', '271.95', '326.34', '54.00', '54.39', '6.40', '64.00', '99.95']);
     expect(page.words.every((w) => w.confidence !== null && w.confidence >= 0 && w.confidence <= 1)).toBe(true);
+  });
+
+  it.skipIf(!nativeAvailable('eng'))('native tesseract reads several crops in one run, each crop its own words, in order', { timeout: 60_000 }, async () => {
+    // A level scan without EXIF, so the layout's word boxes are pixels of the file itself.
+    const clean = readFileSync(`${FIX}/grid-clean.png`);
+    const { data, info } = await sharp(clean).grayscale().raw().toBuffer({ resolveWithObject: true });
+    const page = { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+    expect(info.channels).toBe(1);
+    const [layout] = await extractImagePages(clean, 'image/png', { ...DEFAULT_EXTRACT_OPTIONS, ocrEngine: 'native' });
+    const sure = layout.words.filter((w) => w.confidence! > 0.9 && /^[A-Za-z0-9.]{4,}$/.test(w.text)).slice(0, 3);
+    expect(sure).toHaveLength(3);
+    const crops = sure.map((w) => toPgm(cropFor(page, { x0: Math.round(w.x0), y0: Math.round(w.y0), x1: Math.round(w.x1), y1: Math.round(w.y1) }, w.size).crop));
+    const o = { langs: 'eng', psm: 8, dpi: 200 };
+    // Reversed, so the answer must follow the list, not the page. The padding may catch a
+    // neighbour's edge, so each crop's first word is compared.
+    const read = await recognizeNativeMany([...crops].reverse(), o);
+    expect(read.map((ws) => ws[0]?.text)).toEqual(sure.map((w) => w.text).reverse());
+    expect(await recognizeNativeMany([], o)).toEqual([]);
   });
 
   it('refuses a language whose traineddata is not installed, with a clear message', async () => {
