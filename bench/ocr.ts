@@ -4,15 +4,17 @@
  * 200 dpi by pdftoppm (the same images scripts/icdar-ocr.sh scores). Each page is run by every
  * contender back to back, so they share whatever load the machine has; figures are medians.
  * Native runs as `tesseract IMG - --psm 3 tsv` with OMP_THREAD_LIMIT=1 (one core per process),
- * our path is single-threaded too (one tesseract.js worker or one program run at a time, sharp
- * concurrency 1; `auto`, the product's default, is the native column where installed), so pages per
- * minute per core is 60 000 / median ms for both.
+ * our path is single-threaded too (one tesseract.js worker, one libtesseract call or one program
+ * run at a time, sharp concurrency 1, OMP_THREAD_LIMIT=1), so pages per minute per core is
+ * 60 000 / median ms for all. Our columns: `native` is libtesseract in-process (the addon, what
+ * `auto`, the product's default, picks where it is built), `program` our path reading through
+ * the `tesseract` program, `js` tesseract.js.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { extractImagePages, closeOcr, nativeAvailable } from '../src/extract/raster/index.js';
+import { extractImagePages, closeOcr, nativeAvailable, addonAvailable } from '../src/extract/raster/index.js';
 import { lastPageTimings } from '../src/extract/raster/page.js';
 import { DEFAULT_EXTRACT_OPTIONS, type ExtractOptions } from '../src/extract/types.js';
 import { ICDAR_DIR } from '../test/paths.js';
@@ -63,35 +65,46 @@ export async function run(args: string[]): Promise<void> {
     const native = nativeAvailable('eng');
     const js: ExtractOptions = { ...DEFAULT_EXTRACT_OPTIONS, ocrEngine: 'js' };
     const nat: ExtractOptions = { ...DEFAULT_EXTRACT_OPTIONS, ocrEngine: 'native' };
+    const prog: ExtractOptions = { ...DEFAULT_EXTRACT_OPTIONS, ocrEngine: 'program' };
+    const addon = addonAvailable('eng');
     // Warm-up: the tesseract.js worker starts once per process (≈ 0.5 s), not per page.
     await runOurs(files[0], js);
-    const rows: { file: string; js: number; ourNative: number | null; native: number | null; jsWords: number; natWords: number | null }[] = [];
+    if (addon) await runOurs(files[0], nat);
+    const rows: { file: string; js: number; ourNative: number | null; ourProgram: number | null; native: number | null; jsWords: number; natWords: number | null }[] = [];
     const stages: Record<string, number[]> = { preprocessMs: [], ocrMs: [], rescueMs: [] };
     for (const f of files) {
       const a = await runOurs(f, js);
+      const b = addon || native ? await runOurs(f, nat) : null;
+      // Stages of the default engine's run (native where there is one, else js).
       stages.preprocessMs.push(lastPageTimings.binarizeMs + lastPageTimings.deskewMs + lastPageTimings.rulingsMs);
       stages.ocrMs.push(lastPageTimings.ocrMs);
       stages.rescueMs.push(lastPageTimings.rescueMs);
-      const b = native ? await runOurs(f, nat) : null;
+      const p = addon && native ? await runOurs(f, prog) : null;
       const c = native ? runNative(f) : null;
-      rows.push({ file: f.split('/').pop()!, js: a.ms, ourNative: b?.ms ?? null, native: c?.ms ?? null, jsWords: a.words, natWords: c?.words ?? null });
+      rows.push({ file: f.split('/').pop()!, js: a.ms, ourNative: b?.ms ?? null, ourProgram: p?.ms ?? null, native: c?.ms ?? null, jsWords: a.words, natWords: c?.words ?? null });
     }
     const peakRssMb = process.resourceUsage().maxRSS / 1024;
-    console.log('page                 ours(js) ms  ours(native) ms  tesseract ms  words ours/tesseract');
+    console.log(`OCR in-process (addon): ${addon ? 'built' : 'not built'}`);
+    console.log('page                 ours(js) ms  ours(native) ms  ours(program) ms  tesseract ms  words ours/tesseract');
+    const ms = (x: number | null) => x?.toFixed(0) ?? '-';
     for (const r of rows) {
       console.log(
-        `${r.file.padEnd(20)} ${r.js.toFixed(0).padStart(11)}  ${(r.ourNative?.toFixed(0) ?? '-').padStart(15)}  ${(r.native?.toFixed(0) ?? '-').padStart(12)}  ${r.jsWords}/${r.natWords ?? '-'}`,
+        `${r.file.padEnd(20)} ${r.js.toFixed(0).padStart(11)}  ${ms(r.ourNative).padStart(15)}  ${ms(r.ourProgram).padStart(16)}  ${ms(r.native).padStart(12)}  ${r.jsWords}/${r.natWords ?? '-'}`,
       );
     }
     const mj = median(rows.map((r) => r.js));
     const ppm = (ms: number) => 60_000 / ms;
-    console.log(`\nmedian ms/page: ours(js) ${mj.toFixed(0)} (preprocess ${median(stages.preprocessMs).toFixed(0)}, OCR ${median(stages.ocrMs).toFixed(0)} of which second look ${median(stages.rescueMs).toFixed(0)})`);
+    const stageOf = addon || native ? 'native' : 'js';
+    console.log(`\nmedian ms/page: ours(js) ${mj.toFixed(0)}; ours(${stageOf}): preprocess ${median(stages.preprocessMs).toFixed(0)}, OCR ${median(stages.ocrMs).toFixed(0)} of which second look ${median(stages.rescueMs).toFixed(0)}`);
     console.log(`pages/min/core: ours(js) ${ppm(mj).toFixed(1)}`);
     if (native) {
       const mo = median(rows.map((r) => r.ourNative!));
       const mn = median(rows.map((r) => r.native!));
-      console.log(`pages/min/core: ours(native engine) ${ppm(mo).toFixed(1)}   tesseract program ${ppm(mn).toFixed(1)}`);
-      console.log(`ratio vs tesseract: ours(js) ${(mn / mj).toFixed(2)}x   ours(native engine) ${(mn / mo).toFixed(2)}x   (target ≥ 1.0x)`);
+      const mp = addon ? median(rows.map((r) => r.ourProgram!)) : null;
+      console.log(`pages/min/core: ours(native) ${ppm(mo).toFixed(1)}${mp ? `   ours(program) ${ppm(mp).toFixed(1)}` : ''}   tesseract program ${ppm(mn).toFixed(1)}`);
+      console.log(
+        `ratio vs tesseract: ours(js) ${(mn / mj).toFixed(2)}x   ours(native) ${(mn / mo).toFixed(2)}x${mp ? `   ours(program) ${(mn / mp).toFixed(2)}x` : ''}   (target ≥ 1.0x)`,
+      );
     } else console.log('tesseract program not installed: no native peer');
     console.log(`peak RSS of this process (ours, all pages): ${peakRssMb.toFixed(0)} MB`);
   } finally {

@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { OCR_ENGINES, type OcrEngine } from './extract/types.js';
 
 export interface Config {
   port: number;
@@ -31,7 +32,7 @@ export interface Config {
     /** Idle polling interval when no wake-up arrives. */
     pollMs: number;
   };
-  ocr: { langs: string; engine: 'auto' | 'js' | 'native' };
+  ocr: { langs: string; engine: OcrEngine };
   webhooks: { allowPrivate: boolean; retryScheduleMs: number[]; timeoutMs: number };
   rateLimits: { enabled: boolean; statusPerMinute: number; defaultPerMinute: number };
   logLevel: string;
@@ -87,6 +88,10 @@ function bool(env: Record<string, string | undefined>, name: string, def: boolea
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
+function isOcrEngine(s: string): s is OcrEngine {
+  return (OCR_ENGINES as readonly string[]).includes(s);
+}
+
 /** Parses `5s,5m,30m,2h` into milliseconds. */
 export function parseDurations(setting: string, raw: string): number[] {
   return raw.split(',').map((part) => {
@@ -112,8 +117,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const host = (e.HOST ?? '127.0.0.1').trim();
   if (host === '') throw new ConfigError('HOST', 'must not be empty');
   const engine = (e.TABLEMILL_OCR_ENGINE ?? 'auto').trim();
-  if (engine !== 'auto' && engine !== 'js' && engine !== 'native') {
-    throw new ConfigError('TABLEMILL_OCR_ENGINE', `expected auto, js or native, got ${JSON.stringify(engine)}`);
+  if (!isOcrEngine(engine)) {
+    throw new ConfigError('TABLEMILL_OCR_ENGINE', `expected ${OCR_ENGINES.join(', ')}, got ${JSON.stringify(engine)}`);
   }
   const langs = (e.TABLEMILL_OCR_LANGS ?? 'eng').trim();
   if (!/^[a-z_]{3,}(\+[a-z_]{3,})*$/.test(langs)) throw new ConfigError('TABLEMILL_OCR_LANGS', `expected e.g. eng or eng+deu, got ${JSON.stringify(langs)}`);

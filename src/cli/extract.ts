@@ -11,7 +11,7 @@ import { loadConfig } from '../config.js';
 import { extractDocument, toProcessingError } from '../extract/index.js';
 import { ExtractError, type ExtractOptions } from '../extract/types.js';
 
-const HELP = `usage: tablemill extract FILE... [--out DIR] [--pretty] [--max-pages N] [--ocr-langs eng+deu] [--ocr-engine auto|js|native]
+const HELP = `usage: tablemill extract FILE... [--out DIR] [--pretty] [--max-pages N] [--ocr-langs eng+deu] [--ocr-engine auto|js|native|program]
 
 Runs the extraction engine on each FILE (PDF, PNG, JPEG, TIFF, WebP).
   one FILE, no --out   its result JSON ({page_count, tables, line_items, totals}) on stdout
@@ -65,7 +65,7 @@ export async function run(args: ParsedArgs): Promise<number> {
     if (out) await writeFile(join(out, basename(file, extname(file)) + '.json'), text);
     else process.stdout.write(text);
   }
-  // tesseract.js runs in worker threads that keep the process alive; end them (raster owner's edit).
-  await (await import('../extract/raster/ocr-js.js')).closeOcr();
+  // tesseract.js runs in worker threads that keep the process alive; end them and free the models.
+  await (await import('../extract/raster/index.js')).closeOcr();
   return failed > 0 ? 1 : 0;
 }

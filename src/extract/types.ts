@@ -97,14 +97,17 @@ export interface ExtractOptions {
   /** Tesseract language string, e.g. `eng+deu`. */
   ocrLangs: string;
   /**
-   * `auto` (default): the `tesseract` program where it is installed with the languages, else
-   * tesseract.js; `js`: always tesseract.js; `native`: the program (tesseract.js where it is missing).
+   * `auto` (default): libtesseract in-process where our addon is built with the languages, else
+   * the `tesseract` program where installed, else tesseract.js; `native`: the addon, else the
+   * program (an error when neither has the languages); `program`: always the `tesseract`
+   * program; `js`: always tesseract.js.
    */
   ocrEngine: OcrEngine;
 }
 
 /** Which Tesseract build reads raster pages. */
-export type OcrEngine = 'auto' | 'js' | 'native';
+export type OcrEngine = 'auto' | 'js' | 'native' | 'program';
+export const OCR_ENGINES: readonly OcrEngine[] = ['auto', 'js', 'native', 'program'];
 
 export const DEFAULT_EXTRACT_OPTIONS: ExtractOptions = {
   maxPages: 100,

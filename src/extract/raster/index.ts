@@ -6,11 +6,18 @@ import type { SniffedType } from '../sniff.js';
 import type { ExtractOptions, PageLayout } from '../types.js';
 import { decodePage, readHeader } from './decode.js';
 import { layoutFromGray } from './page.js';
+import { closeOcr as closeJs } from './ocr-js.js';
+import { closeAddon } from './ocr-addon.js';
 
 export { layoutFromPdfPage, RENDER_DPI } from './pdf-page.js';
-export { closeOcr } from './ocr-js.js';
 export { nativeAvailable } from './ocr-native.js';
 export { readHeader } from './decode.js';
+export { addonAvailable, addonVersion } from './ocr-addon.js';
+
+/** Ends this process' OCR engines: tesseract.js workers and the addon's loaded models (call at shutdown). */
+export async function closeOcr(): Promise<void> {
+  await Promise.all([closeJs(), closeAddon()]);
+}
 
 /** Long side of an A4 page in inches: an image without a stated density is taken as a whole page. */
 const A4_LONG_INCHES = 11.7;

@@ -10,6 +10,7 @@ import { estimateSkew } from './deskew.js';
 import { eraseRulings, findRulings } from './rulings.js';
 import { recognizeJs } from './ocr-js.js';
 import { nativeAvailable, recognizeNative, recognizeNativeMany } from './ocr-native.js';
+import { addonAvailable, recognizeAddon, recognizeAddonMany } from './ocr-addon.js';
 import type { OcrWord } from './tsv.js';
 import { NOISE, secondLook } from './rescue.js';
 
@@ -56,23 +57,37 @@ function inkToGray(ink: { data: Uint8Array; width: number; height: number }): Gr
   return { data, width: ink.width, height: ink.height };
 }
 
-function useNative(opts: ExtractOptions): boolean {
-  // The program reads a page in about half the time tesseract.js takes (its LSTM is native code
-  // and Debian's models are the smaller "fast" ones); where it is missing, or lacks one of the
-  // languages, tesseract.js reads it: same result shape.
-  return opts.ocrEngine !== 'js' && nativeAvailable(opts.ocrLangs);
+type Reader = 'addon' | 'program' | 'js';
+
+/**
+ * Which Tesseract reads the page. libtesseract in-process (the addon) first: native code with
+ * Debian's "fast" models, the model loaded once per thread. Then the `tesseract` program (the
+ * same library, but a process start and model load a run). tesseract.js, the same engine
+ * compiled to WebAssembly and about 1.5× slower, where neither has the languages.
+ */
+function readerFor(opts: ExtractOptions): Reader {
+  const e = opts.ocrEngine;
+  if (e === 'js') return 'js';
+  if (e !== 'program' && addonAvailable(opts.ocrLangs)) return 'addon';
+  if (e === 'auto' && !nativeAvailable(opts.ocrLangs)) return 'js';
+  // `native` without the addon and `program`: the program, which says what is missing.
+  return 'program';
 }
 
 /** Reads the black-and-white page (1-bit: Tesseract skips its own thresholding). */
 async function recognize(img: GrayImage, dpi: number, opts: ExtractOptions): Promise<OcrWord[]> {
   const o = { langs: opts.ocrLangs, psm: PSM, dpi };
-  return useNative(opts) ? recognizeNative(toPbm(img), o) : recognizeJs(toPbm(img), o);
+  const r = readerFor(opts);
+  if (r === 'addon') return recognizeAddon(img, o);
+  return r === 'program' ? recognizeNative(toPbm(img), o) : recognizeJs(toPbm(img), o);
 }
 
-/** Reads each crop as one word (PSM 8); the native engine reads them all in one run. */
+/** Reads each crop as one word (PSM 8); the program reads them all in one run. */
 async function recognizeWords(crops: GrayImage[], dpi: number, opts: ExtractOptions): Promise<OcrWord[][]> {
   const o = { langs: opts.ocrLangs, psm: 8, dpi };
-  if (useNative(opts)) return recognizeNativeMany(crops.map(toPgm), o);
+  const r = readerFor(opts);
+  if (r === 'addon') return recognizeAddonMany(crops, o);
+  if (r === 'program') return recognizeNativeMany(crops.map(toPgm), o);
   const out: OcrWord[][] = [];
   for (const c of crops) out.push(await recognizeJs(toPgm(c), o));
   return out;

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { extractDocument } from '../../../src/extract/index.js';
-import { closeOcr, nativeAvailable } from '../../../src/extract/raster/index.js';
+import { addonAvailable, closeOcr, nativeAvailable } from '../../../src/extract/raster/index.js';
 
 const DIR = 'test/fixtures/images';
 interface Expected {
@@ -27,9 +27,14 @@ function editDistance(a: string, b: string): number {
 
 afterAll(closeOcr);
 
-// Both engines: tesseract.js (best_int models) and, where installed, the `tesseract` program
-// (Debian's smaller "fast" models), which `auto` picks. .ci/run installs the program.
-const engines = nativeAvailable('eng') ? (['js', 'native'] as const) : (['js'] as const);
+// Every engine: tesseract.js (best_int models); libtesseract in-process (the addon, Debian's
+// smaller "fast" models), which `auto` picks; the `tesseract` program (same library and models).
+// .ci/run installs the program and builds the addon.
+const engines = [
+  'js' as const,
+  ...(addonAvailable('eng') ? (['native'] as const) : []),
+  ...(nativeAvailable('eng') ? (['program'] as const) : []),
+];
 
 describe.each(engines)('golden images, %s engine', (engine) => {
   for (const fx of manifest) {

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { PDFDocument } from 'pdf-lib';
-import { extractImagePages, closeOcr, nativeAvailable } from '../../../src/extract/raster/index.js';
+import { extractImagePages, closeOcr, nativeAvailable, addonAvailable } from '../../../src/extract/raster/index.js';
+import { recognizeAddon, recognizeAddonMany } from '../../../src/extract/raster/ocr-addon.js';
 import sharp from 'sharp';
 import { languageDir } from '../../../src/extract/raster/ocr-js.js';
 import { recognizeNativeMany } from '../../../src/extract/raster/ocr-native.js';
@@ -41,10 +42,36 @@ describe('OCR', () => {
     expect(under).toBeDefined();
   });
 
-  it.skipIf(!nativeAvailable('eng'))('native tesseract gives the same result shape and numbers', { timeout: 180_000 }, async () => {
-    const [page] = await extractImagePages(photo, 'image/jpeg', { ...DEFAULT_EXTRACT_OPTIONS, ocrEngine: 'native' });
+  it.skipIf(!nativeAvailable('eng'))('the tesseract program gives the same result shape and numbers', { timeout: 180_000 }, async () => {
+    const [page] = await extractImagePages(photo, 'image/jpeg', { ...DEFAULT_EXTRACT_OPTIONS, ocrEngine: 'program' });
     expect(numbers(page.words)).toEqual(['108.00', '19.99', '271.95', '326.34', '54.00', '54.39', '6.40', '64.00', '99.95']);
     expect(page.words.every((w) => w.confidence !== null && w.confidence >= 0 && w.confidence <= 1)).toBe(true);
+  });
+
+  // .ci/run builds the addon and fails when it does not load, so in CI this never skips.
+  it.skipIf(!addonAvailable('eng') || !nativeAvailable('eng'))(
+    'libtesseract in-process (the addon, what native and auto pick) reads word for word what the program reads',
+    { timeout: 180_000 },
+    async () => {
+      const opts = { ...DEFAULT_EXTRACT_OPTIONS, ocrEngine: 'native' as const };
+      const [inProcess] = await extractImagePages(photo, 'image/jpeg', opts);
+      const [program] = await extractImagePages(photo, 'image/jpeg', { ...opts, ocrEngine: 'program' });
+      expect(inProcess.words.length).toBeGreaterThan(40);
+      // Same library, same model, same 1-bit page: the same words, boxes and confidences.
+      expect(inProcess.words).toEqual(program.words);
+      expect(inProcess.rulings).toEqual(program.rulings);
+      expect((await extractImagePages(photo, 'image/jpeg', { ...opts, ocrEngine: 'auto' }))[0].words).toEqual(inProcess.words);
+    },
+  );
+
+  it.skipIf(!addonAvailable('eng'))('the addon refuses a pixel buffer smaller than its size, and missing languages, clearly', async () => {
+    const err = await recognizeAddon({ data: new Uint8Array(10), width: 100, height: 100 }, { langs: 'eng', psm: 3, dpi: 200 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExtractError);
+    expect((err as ExtractError).message).toMatch(/smaller than width x height/);
+    expect(addonAvailable('xyz')).toBe(false);
+    // The engine still works after a refused call: a blank page has no words.
+    const white = { data: new Uint8Array(200 * 60).fill(255), width: 200, height: 60 };
+    expect(await recognizeAddon(white, { langs: 'eng', psm: 3, dpi: 200 })).toEqual([]);
   });
 
   it.skipIf(!nativeAvailable('eng'))('native tesseract reads several crops in one run, each crop its own words, in order', { timeout: 60_000 }, async () => {
@@ -56,13 +83,18 @@ describe('OCR', () => {
     const [layout] = await extractImagePages(clean, 'image/png', { ...DEFAULT_EXTRACT_OPTIONS, ocrEngine: 'native' });
     const sure = layout.words.filter((w) => w.confidence! > 0.9 && /^[A-Za-z0-9.]{4,}$/.test(w.text)).slice(0, 3);
     expect(sure).toHaveLength(3);
-    const crops = sure.map((w) => toPgm(cropFor(page, { x0: Math.round(w.x0), y0: Math.round(w.y0), x1: Math.round(w.x1), y1: Math.round(w.y1) }, w.size).crop));
+    const crops = sure.map((w) => (cropFor(page, { x0: Math.round(w.x0), y0: Math.round(w.y0), x1: Math.round(w.x1), y1: Math.round(w.y1) }, w.size).crop));
     const o = { langs: 'eng', psm: 8, dpi: 200 };
     // Reversed, so the answer must follow the list, not the page. The padding may catch a
     // neighbour's edge, so each crop's first word is compared.
-    const read = await recognizeNativeMany([...crops].reverse(), o);
+    const read = await recognizeNativeMany(crops.map(toPgm).reverse(), o);
     expect(read.map((ws) => ws[0]?.text)).toEqual(sure.map((w) => w.text).reverse());
     expect(await recognizeNativeMany([], o)).toEqual([]);
+    if (addonAvailable('eng')) {
+      // The addon reads the same crops on its loaded model, one after another, as the program does.
+      const inProcess = await recognizeAddonMany([...crops].reverse(), o);
+      expect(inProcess.map((ws) => ws.map((w) => w.text))).toEqual(read.map((ws) => ws.map((w) => w.text)));
+    }
   });
 
   it('refuses a language whose traineddata is not installed, with a clear message', async () => {
