@@ -5,12 +5,19 @@
 #include <napi.h>
 #include <tesseract/baseapi.h>
 #include <leptonica/allheaders.h>
+#include <tesseract/ocrclass.h>
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
 
+extern "C" void omp_set_num_threads(int);  // libgomp, linked through libtesseract
+
 namespace {
+
+// Bumped by cancelAll(): every recognition that started before stops at its next word.
+std::atomic<unsigned> g_cancel_epoch{0};
 
 class Engine : public Napi::ObjectWrap<Engine> {
  public:
@@ -20,6 +27,10 @@ class Engine : public Napi::ObjectWrap<Engine> {
         InstanceMethod("end", &Engine::End),
     });
     exports.Set("Engine", fn);
+    exports.Set("cancelAll", Napi::Function::New(env, [](const Napi::CallbackInfo& info) {
+      g_cancel_epoch++;
+      return info.Env().Undefined();
+    }));
     exports.Set("version", Napi::String::New(env, tesseract::TessBaseAPI::Version()));
     return exports;
   }
@@ -33,7 +44,7 @@ class Engine : public Napi::ObjectWrap<Engine> {
     }
     std::string langs = info[0].As<Napi::String>();
     std::string datapath = info.Length() > 2 && info[2].IsString() ? info[2].As<Napi::String>().Utf8Value() : "";
-    api_ = std::make_unique<tesseract::TessBaseAPI>();
+    api_ = std::make_shared<tesseract::TessBaseAPI>();
     if (api_->Init(datapath.empty() ? nullptr : datapath.c_str(), langs.c_str(), tesseract::OEM_LSTM_ONLY) != 0) {
       api_.reset();
       Napi::Error::New(env, "tesseract could not load the language data for " + langs).ThrowAsJavaScriptException();
@@ -66,74 +77,109 @@ class Engine : public Napi::ObjectWrap<Engine> {
   }
 
  private:
-  class Job : public Napi::AsyncWorker {
-   public:
-    Job(Napi::Env env, tesseract::TessBaseAPI* api, Napi::Reference<Napi::Uint8Array>&& keep, const uint8_t* px,
-        int w, int h, int dpi, int psm, int page, bool binary)
-        : Napi::AsyncWorker(env), deferred_(Napi::Promise::Deferred::New(env)), api_(api), keep_(std::move(keep)),
-          px_(px), w_(w), h_(h), dpi_(dpi), psm_(psm), page_(page), binary_(binary) {}
-    Napi::Promise Promise() { return deferred_.Promise(); }
+  // One recognition, written against the plain Node-API C calls rather than Napi::AsyncWorker:
+  // when the document's time limit terminates the worker thread mid-recognition, the job still
+  // completes on a dying environment, every napi_* call there fails, and node-addon-api turns
+  // such a failure into a C++ exception that nothing can catch (the process aborted). Here the
+  // failures are ignored, and the job holds its own reference to the TessBaseAPI, so the engine
+  // being finalised with its thread does not free the model under a running recognition.
+  struct Job {
+    std::shared_ptr<tesseract::TessBaseAPI> api;
+    napi_ref keep = nullptr;  // the pixel buffer, alive until the job completes
+    napi_deferred deferred = nullptr;
+    napi_async_work work = nullptr;
+    const uint8_t* px;
+    int w, h, dpi, psm, page;
+    int deadline_ms;  // > 0: stop once this long has passed
+    bool binary;
+    unsigned epoch;
+    std::string tsv, error;
 
-    void Execute() override {
-      api_->SetPageSegMode(static_cast<tesseract::PageSegMode>(psm_));
-      if (binary_) {
-        if (!SetBinary()) return SetError("out of memory for a " + std::to_string(w_) + "x" + std::to_string(h_) + " image");
+    // Tesseract asks after each word whether to go on. A thread terminated for the document's
+    // time limit waits for its recognitions to end, so they must end by that limit (the
+    // deadline) or when the service shuts down (cancelAll), not after the whole page.
+    static bool Cancelled(void* self, int) { return g_cancel_epoch.load() != static_cast<Job*>(self)->epoch; }
+
+    void Execute() {
+      // One OpenMP thread: the service runs one document per core already, and libgomp reads
+      // OMP_THREAD_LIMIT only from the real environment, which a worker thread cannot set.
+      omp_set_num_threads(1);
+      api->SetPageSegMode(static_cast<tesseract::PageSegMode>(psm));
+      if (binary) {
+        if (!SetBinary()) {
+          error = "out of memory for a " + std::to_string(w) + "x" + std::to_string(h) + " image";
+          return;
+        }
       } else {
         // Grey pixels: Tesseract thresholds them itself (Otsu), as the program does a PGM file.
-        api_->SetImage(px_, w_, h_, 1, w_);
+        api->SetImage(px, w, h, 1, w);
       }
-      api_->SetSourceResolution(dpi_);
-      const int rc = api_->Recognize(nullptr);
-      if (rc != 0) {
-        api_->Clear();
-        return SetError("tesseract could not recognise the image");
+      api->SetSourceResolution(dpi);
+      tesseract::ETEXT_DESC monitor;
+      monitor.cancel = &Job::Cancelled;
+      monitor.cancel_this = this;
+      if (deadline_ms > 0) monitor.set_deadline_msecs(deadline_ms);
+      const int rc = api->Recognize(&monitor);
+      if (rc != 0 || monitor.deadline_exceeded() || Cancelled(this, 0)) {
+        api->Clear();
+        error = monitor.deadline_exceeded() ? "the recognition ran past the document's time limit"
+                : Cancelled(this, 0)       ? "the recognition was cancelled (the service is stopping)"
+                                           : "tesseract could not recognise the image";
+        return;
       }
-      char* tsv = api_->GetTSVText(page_);
-      if (tsv) {
-        tsv_ = tsv;
-        delete[] tsv;
+      char* text = api->GetTSVText(page);
+      if (text) {
+        tsv = text;
+        delete[] text;
       }
-      api_->Clear();
+      api->Clear();
     }
 
     // A 1-bit Pix (leptonica: 1 = ink): Tesseract takes it as its binary image and skips its own
     // thresholding; the page we send is already our black-and-white binarisation.
     bool SetBinary() {
-      Pix* pix = pixCreate(w_, h_, 1);
+      Pix* pix = pixCreate(w, h, 1);
       if (!pix) return false;
       l_uint32* data = pixGetData(pix);
       const int wpl = pixGetWpl(pix);
-      for (int y = 0; y < h_; y++) {
-        const uint8_t* row = px_ + static_cast<size_t>(y) * w_;
+      for (int y = 0; y < h; y++) {
+        const uint8_t* row = px + static_cast<size_t>(y) * w;
         l_uint32* line = data + static_cast<size_t>(y) * wpl;
-        for (int x = 0; x < w_; x++)
+        for (int x = 0; x < w; x++)
           if (row[x] < 128) line[x >> 5] |= 0x80000000u >> (x & 31);
       }
-      api_->SetImage(pix);  // Tesseract keeps its own copy
+      api->SetImage(pix);  // Tesseract keeps its own copy
       pixDestroy(&pix);
       return true;
     }
-    void OnOK() override {
-      keep_.Reset();
-      deferred_.Resolve(Napi::String::New(Env(), tsv_));
-    }
-    void OnError(const Napi::Error& e) override {
-      keep_.Reset();
-      deferred_.Reject(e.Value());
-    }
 
-   private:
-    Napi::Promise::Deferred deferred_;
-    tesseract::TessBaseAPI* api_;
-    Napi::Reference<Napi::Uint8Array> keep_;
-    const uint8_t* px_;
-    int w_, h_, dpi_, psm_, page_;
-    bool binary_;
-    std::string tsv_;
+    static void OnExecute(napi_env, void* data) { static_cast<Job*>(data)->Execute(); }
+
+    // Runs on the JS thread, also when the environment is going away: nothing here may throw.
+    static void OnComplete(napi_env env, napi_status status, void* data) {
+      std::unique_ptr<Job> job(static_cast<Job*>(data));
+      napi_handle_scope scope = nullptr;
+      const bool scoped = napi_open_handle_scope(env, &scope) == napi_ok;
+      napi_value value = nullptr;
+      if (status == napi_ok && job->error.empty()) {
+        if (napi_create_string_utf8(env, job->tsv.data(), job->tsv.size(), &value) == napi_ok)
+          napi_resolve_deferred(env, job->deferred, value);
+      } else {
+        napi_value msg = nullptr;
+        const std::string text = status == napi_ok ? job->error : "the recognition was cancelled";
+        if (napi_create_string_utf8(env, text.data(), text.size(), &msg) == napi_ok &&
+            napi_create_error(env, nullptr, msg, &value) == napi_ok)
+          napi_reject_deferred(env, job->deferred, value);
+      }
+      if (job->keep) napi_delete_reference(env, job->keep);
+      napi_delete_async_work(env, job->work);
+      if (scoped) napi_close_handle_scope(env, scope);
+    }
   };
 
-  // recognize(gray: Uint8Array, width, height, dpi, psm, page, binary) → Promise<string>: TSV,
-  // whose page_num column is page + 1; binary: the pixels are black and white (0 or 255).
+  // recognize(gray: Uint8Array, width, height, dpi, psm, page, binary[, deadlineMs]) →
+  // Promise<string>: TSV, whose page_num column is page + 1; binary: the pixels are black and
+  // white (0 or 255); deadlineMs > 0: reject once that long has passed.
   Napi::Value Recognize(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     if (!api_) {
@@ -151,20 +197,39 @@ class Engine : public Napi::ObjectWrap<Engine> {
       Napi::RangeError::New(env, "the pixel buffer is smaller than width x height").ThrowAsJavaScriptException();
       return env.Undefined();
     }
-    auto* job = new Job(env, api_.get(), Napi::Persistent(px), px.Data(), w, h, info[3].As<Napi::Number>().Int32Value(),
-                        info[4].As<Napi::Number>().Int32Value(), info[5].As<Napi::Number>().Int32Value(), info[6].ToBoolean().Value());
-    Napi::Promise p = job->Promise();
-    job->Queue();
-    return p;
+    auto job = std::make_unique<Job>();
+    job->api = api_;
+    job->px = px.Data();
+    job->w = w;
+    job->h = h;
+    job->dpi = info[3].As<Napi::Number>().Int32Value();
+    job->psm = info[4].As<Napi::Number>().Int32Value();
+    job->page = info[5].As<Napi::Number>().Int32Value();
+    job->binary = info[6].ToBoolean().Value();
+    job->deadline_ms = info.Length() > 7 && info[7].IsNumber() ? std::max(1, info[7].As<Napi::Number>().Int32Value()) : 0;
+    job->epoch = g_cancel_epoch.load();
+    napi_value promise = nullptr, name = nullptr;
+    if (napi_create_reference(env, px, 1, &job->keep) != napi_ok ||
+        napi_create_promise(env, &job->deferred, &promise) != napi_ok ||
+        napi_create_string_utf8(env, "tablemill_ocr", NAPI_AUTO_LENGTH, &name) != napi_ok ||
+        napi_create_async_work(env, nullptr, name, Job::OnExecute, Job::OnComplete, job.get(), &job->work) != napi_ok ||
+        napi_queue_async_work(env, job->work) != napi_ok) {
+      if (job->work) napi_delete_async_work(env, job->work);
+      if (job->keep) napi_delete_reference(env, job->keep);
+      Napi::Error::New(env, "could not start the recognition").ThrowAsJavaScriptException();
+      return env.Undefined();
+    }
+    job.release();  // OnComplete owns it now
+    return Napi::Value(env, promise);
   }
 
+  // Frees the model now if no recognition holds it, else when the last one completes.
   Napi::Value End(const Napi::CallbackInfo& info) {
-    if (api_) api_->End();
     api_.reset();
     return info.Env().Undefined();
   }
 
-  std::unique_ptr<tesseract::TessBaseAPI> api_;
+  std::shared_ptr<tesseract::TessBaseAPI> api_;
 };
 
 Napi::Object InitAll(Napi::Env env, Napi::Object exports) { return Engine::Init(env, exports); }

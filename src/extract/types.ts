@@ -103,6 +103,11 @@ export interface ExtractOptions {
    * program; `js`: always tesseract.js.
    */
   ocrEngine: OcrEngine;
+  /**
+   * When the document's time limit ends (epoch ms): in-process OCR stops there rather than at the
+   * end of its page, so a thread terminated for the limit is gone at once. Unset: no limit.
+   */
+  deadlineAt?: number;
 }
 
 /** Which Tesseract build reads raster pages. */

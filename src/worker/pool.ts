@@ -29,6 +29,15 @@ function threadFailure(err: unknown, heapMb: number): ProcessingError {
   return { code: 'extraction_failed', message: `extraction thread failed: ${e?.message ?? String(err)}` };
 }
 
+/**
+ * Ends the in-process OCR running in any thread: a thread being terminated first waits for its
+ * running recognition, which would otherwise go on to the end of its page. Loaded on demand, so
+ * the API process does not load the OCR code to start.
+ */
+function stopRecognitions(): void {
+  void import('../extract/raster/ocr-addon.js').then((m) => m.cancelAllRecognitions()).catch(() => {});
+}
+
 /** A pool of `config.worker.concurrency` extraction threads. */
 export class ExtractionPool {
   private readonly pool: Piscina<ExtractTask, TaskResult | null>;
@@ -83,11 +92,14 @@ export class ExtractionPool {
     const onShutdown = () => {
       reason = 'shutdown';
       ctl.abort('shutdown');
+      stopRecognitions();
     };
     if (signal?.aborted) onShutdown();
     signal?.addEventListener('abort', onShutdown, { once: true });
     try {
-      const res = await this.pool.run({ bytes, opts: this.opts }, { signal: ctl.signal });
+      // The OCR stops at the limit too: a terminated thread waits for a running recognition.
+      const opts = { ...this.opts, deadlineAt: Date.now() + limitMs };
+      const res = await this.pool.run({ bytes, opts }, { signal: ctl.signal });
       if (!res) return { status: 'failed', page_count: null, error: { code: 'extraction_failed', message: 'no result' } };
       if (res.ok) return { status: 'succeeded', page_count: res.result.page_count, result_json: JSON.stringify(res.result) };
       return { status: 'failed', page_count: null, error: res.error };
@@ -114,6 +126,7 @@ export class ExtractionPool {
    * on a loaded 2-core machine, and nothing it holds needs saving.
    */
   async close(waitMs = 2000): Promise<void> {
+    stopRecognitions();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.pool.destroy(), new Promise((r) => (timer = setTimeout(r, waitMs)))]);
     clearTimeout(timer);

@@ -11,12 +11,14 @@ import { parseTsv, type OcrWord } from './tsv.js';
 import { ENGINE_PARAMETERS, type RecognizeOptions } from './ocr-js.js';
 
 interface AddonEngine {
-  recognize(px: Uint8Array, w: number, h: number, dpi: number, psm: number, page: number, binary: boolean): Promise<string>;
+  recognize(px: Uint8Array, w: number, h: number, dpi: number, psm: number, page: number, binary: boolean, deadlineMs?: number): Promise<string>;
   end(): void;
 }
 interface Addon {
   Engine: new (langs: string, params: Record<string, string>, datapath?: string) => AddonEngine;
   version: string;
+  /** Stops every recognition running in this process, in every thread, at its next word. */
+  cancelAll(): void;
 }
 
 /** Where node-gyp puts the addon (scripts/build-native.js builds it at `npm install`). */
@@ -77,7 +79,10 @@ async function run(img: GrayImage, o: RecognizeOptions, page: number, binary: bo
   if (!slot) throw new ExtractError('extraction_failed', `the OCR addon is not built or has no language data for ${o.langs}`);
   // One TessBaseAPI serves one recognition at a time.
   slot.busy++;
-  const job = slot.queue.then(() => slot.engine.recognize(img.data, img.width, img.height, Math.round(o.dpi), o.psm, page, binary));
+  const job = slot.queue.then(() => {
+    const left = o.deadlineAt === undefined ? undefined : Math.max(1, o.deadlineAt - Date.now());
+    return slot.engine.recognize(img.data, img.width, img.height, Math.round(o.dpi), o.psm, page, binary, left);
+  });
   slot.queue = job.catch(() => {});
   try {
     return await job;
@@ -106,6 +111,15 @@ process.once('exit', () => {
   for (const s of slots.values()) if (s && s.busy === 0) s.engine.end();
   slots.clear();
 });
+
+/**
+ * Stops every in-process recognition in every thread (the addon is loaded once per process): a
+ * worker thread being terminated waits for its running recognition, so shutdown calls this to
+ * end them at the next word instead of after the page. A no-op where the addon is not built.
+ */
+export function cancelAllRecognitions(): void {
+  loadAddon()?.cancelAll();
+}
 
 /** Ends this thread's engines (their models are freed; the next page loads them again). */
 export async function closeAddon(): Promise<void> {

@@ -104,6 +104,8 @@ export interface RecognizeOptions {
   psm: number;
   /** Resolution of the image, so Tesseract's size heuristics fit. */
   dpi: number;
+  /** Epoch ms after which the in-process engine stops (ExtractOptions.deadlineAt). */
+  deadlineAt?: number;
 }
 
 /** Recognises an image file (PGM/PNG bytes) with the process' shared tesseract.js worker. */

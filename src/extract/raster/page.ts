@@ -76,7 +76,7 @@ function readerFor(opts: ExtractOptions): Reader {
 
 /** Reads the black-and-white page (1-bit: Tesseract skips its own thresholding). */
 async function recognize(img: GrayImage, dpi: number, opts: ExtractOptions): Promise<OcrWord[]> {
-  const o = { langs: opts.ocrLangs, psm: PSM, dpi };
+  const o = { langs: opts.ocrLangs, psm: PSM, dpi, deadlineAt: opts.deadlineAt };
   const r = readerFor(opts);
   if (r === 'addon') return recognizeAddon(img, o);
   return r === 'program' ? recognizeNative(toPbm(img), o) : recognizeJs(toPbm(img), o);
@@ -84,7 +84,7 @@ async function recognize(img: GrayImage, dpi: number, opts: ExtractOptions): Pro
 
 /** Reads each crop as one word (PSM 8); the program reads them all in one run. */
 async function recognizeWords(crops: GrayImage[], dpi: number, opts: ExtractOptions): Promise<OcrWord[][]> {
-  const o = { langs: opts.ocrLangs, psm: 8, dpi };
+  const o = { langs: opts.ocrLangs, psm: 8, dpi, deadlineAt: opts.deadlineAt };
   const r = readerFor(opts);
   if (r === 'addon') return recognizeAddonMany(crops, o);
   if (r === 'program') return recognizeNativeMany(crops.map(toPgm), o);

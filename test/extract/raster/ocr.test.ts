@@ -1,13 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { PDFDocument } from 'pdf-lib';
 import { extractImagePages, closeOcr, nativeAvailable, addonAvailable } from '../../../src/extract/raster/index.js';
-import { recognizeAddon, recognizeAddonMany } from '../../../src/extract/raster/ocr-addon.js';
+import { cancelAllRecognitions, recognizeAddon, recognizeAddonMany } from '../../../src/extract/raster/ocr-addon.js';
 import sharp from 'sharp';
 import { languageDir } from '../../../src/extract/raster/ocr-js.js';
 import { recognizeNativeMany } from '../../../src/extract/raster/ocr-native.js';
 import { cropFor } from '../../../src/extract/raster/rescue.js';
 import { toPgm } from '../../../src/extract/raster/gray.js';
+import { scannedPagePng } from '../../e2e/fixtures.js';
 import { extractDocument } from '../../../src/extract/index.js';
 import { DEFAULT_EXTRACT_OPTIONS, ExtractError } from '../../../src/extract/types.js';
 
@@ -73,6 +75,63 @@ describe('OCR', () => {
     const white = { data: new Uint8Array(200 * 60).fill(255), width: 200, height: 60 };
     expect(await recognizeAddon(white, { langs: 'eng', psm: 3, dpi: 200 })).toEqual([]);
   });
+
+  it.skipIf(!addonAvailable('eng'))(
+    'a worker thread terminated mid-recognition (the document time limit) leaves the process alive',
+    { timeout: 60_000 },
+    () => {
+      // The pool's time limit terminates the thread running a document; the recognition then
+      // completes on a dying environment. This once aborted the whole server ("terminate called
+      // after throwing an instance of 'Napi::Error'"), so it runs in a child process of its own.
+      const thread = `
+        process.env.OMP_THREAD_LIMIT = '1';
+        const a = require(${JSON.stringify(`${process.cwd()}/native/build/Release/tablemill_ocr.node`)});
+        const e = new a.Engine('eng', {});
+        const w = 2000, h = 2800, px = new Uint8Array(w * h).fill(255);
+        for (let i = 0; i < w * h; i++) if (((i * 2654435761) >>> 0) % 7 === 0) px[i] = 0;
+        e.recognize(px, w, h, 200, 3, 0, true).then(() => console.log('finished before the terminate'));
+        require('node:worker_threads').parentPort.postMessage('started');`;
+      const main = `
+        const { Worker } = require('node:worker_threads');
+        (async () => {
+          for (let i = 0; i < 3; i++) {
+            const wk = new Worker(${JSON.stringify(thread)}, { eval: true });
+            await new Promise((r) => wk.once('message', r));
+            await new Promise((r) => setTimeout(r, 100));
+            await wk.terminate();
+          }
+          console.log('alive');
+        })();`;
+      const r = spawnSync(process.execPath, ['-e', main], { encoding: 'utf8', timeout: 50_000 });
+      expect(r.stderr).not.toMatch(/terminate called|Aborted/);
+      expect({ status: r.status, signal: r.signal }).toEqual({ status: 0, signal: null });
+      expect(r.stdout).toMatch(/alive/);
+    },
+  );
+
+  it.skipIf(!addonAvailable('eng'))('the addon stops at the document deadline and on cancelAll, saying which, and reads on after', async () => {
+    // A 300 dpi A4 page of 53 text lines: seconds of recognition.
+    const { data, info } = await sharp(scannedPagePng()).grayscale().raw().toBuffer({ resolveWithObject: true });
+    const page = { data: Uint8Array.from(data, (v) => (v < 128 ? 0 : 255)), width: info.width, height: info.height };
+    const o = { langs: 'eng', psm: 3, dpi: 200 };
+    let t = Date.now();
+    const late = await recognizeAddon(page, { ...o, deadlineAt: Date.now() + 200 }).catch((e: unknown) => e);
+    expect((late as ExtractError).message).toMatch(/past the document's time limit/);
+    const lateMs = Date.now() - t;
+    t = Date.now();
+    const running = recognizeAddon(page, o).catch((e: unknown) => e);
+    setTimeout(cancelAllRecognitions, 200);
+    expect(((await running) as ExtractError).message).toMatch(/cancelled \(the service is stopping\)/);
+    const cancelMs = Date.now() - t;
+    t = Date.now();
+    expect((await recognizeAddon(page, { ...o, deadlineAt: Date.now() + 60_000 })).length).toBeGreaterThan(500);
+    const fullMs = Date.now() - t;
+    // Both stop well before a full recognition of the page would.
+    expect(lateMs).toBeLessThan(fullMs / 2);
+    expect(cancelMs).toBeLessThan(fullMs / 2);
+    const white = { data: new Uint8Array(200 * 60).fill(255), width: 200, height: 60 };
+    expect(await recognizeAddon(white, o)).toEqual([]);
+  }, 60_000);
 
   it.skipIf(!nativeAvailable('eng'))('native tesseract reads several crops in one run, each crop its own words, in order', { timeout: 60_000 }, async () => {
     // A level scan without EXIF, so the layout's word boxes are pixels of the file itself.
