@@ -4,9 +4,9 @@
 # layer: only what OCR reads), a document's pages' tables are merged into NAME.json, and the
 # shared scorer compares them with the ground truth. The digital-PDF figure (scripts/icdar.sh)
 # is the ceiling.
-# Measured 2026-12-02 (native engine, the default where the program is installed; 200 dpi,
-# 111 pages, 313 s on 2 shared cores): F1 0.7253 (P 0.696, R 0.757).
-# usage: scripts/icdar-ocr.sh [OUT_DIR]   (DATA overrides the data set; ENGINE=auto|js|native, default auto;
+# Measured 2026-12-03 (libtesseract in-process, the default where the addon is built; 200 dpi,
+# 111 pages, 201 s on 2 shared cores): F1 0.7216 (P 0.689, R 0.758).
+# usage: scripts/icdar-ocr.sh [OUT_DIR]   (DATA overrides the data set; ENGINE=auto|js|native|program, default auto;
 #        DPI overrides 200; ONLY="eu-001 eu-002" limits the documents)
 set -eu
 cd "$(dirname "$0")/.."
