@@ -78,15 +78,27 @@ export function binarize(img: GrayImage, darker = 0.15): BinaryImage {
       for (let x = 0; x < w; x++) colSum[x] -= data[top * w + x];
       top++;
     }
+    // Most of a page is paper above the ceiling: such a pixel is never ink, so its window mean
+    // is not needed, and a row of paper only needs its column sums kept up to date.
+    const row = y * w;
+    let dark = false;
+    for (let x = 0; x < w; x++) {
+      if (data[row + x] <= ceiling) {
+        dark = true;
+        break;
+      }
+    }
+    if (!dark) continue;
     const rows = bottom - top + 1;
     rowPrefix[0] = 0;
     for (let x = 0; x < w; x++) rowPrefix[x + 1] = rowPrefix[x] + colSum[x];
     for (let x = 0; x < w; x++) {
-      const x0 = Math.max(0, x - r);
-      const x1 = Math.min(w - 1, x + r);
+      const v = data[row + x];
+      if (v > ceiling) continue;
+      const x0 = x > r ? x - r : 0;
+      const x1 = x + r < w ? x + r : w - 1;
       const mean = (rowPrefix[x1 + 1] - rowPrefix[x0]) / ((x1 - x0 + 1) * rows);
-      const v = data[y * w + x];
-      if (v <= ceiling && v < mean * (1 - darker)) out[y * w + x] = 1;
+      if (v < mean * (1 - darker)) out[row + x] = 1;
     }
   }
   return { data: out, width: w, height: h };

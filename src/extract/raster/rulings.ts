@@ -21,18 +21,20 @@ interface Seg {
 }
 
 /**
- * Finds runs along the primary axis. `at(i, j)` reads pixel j of line i; `lines` and `len` are
- * the image's size along the secondary and primary axes.
+ * Finds runs along the primary axis of `d`, `lines` lines of `len` pixels each, line after line
+ * (the page for horizontal runs, its transpose for vertical ones: reading a column in place
+ * strides the whole page and cost more than all the rest of the search).
  */
-function findRuns(lines: number, len: number, at: (i: number, j: number) => number, minLen: number): Seg[] {
+function findRuns(d: Uint8Array, lines: number, len: number, minLen: number): Seg[] {
   const open: Seg[] = [];
   const done: Seg[] = [];
   for (let i = 0; i < lines; i++) {
     const runs: [number, number][] = [];
     let start = -1;
     let last = -1;
+    const base = i * len;
     for (let j = 0; j < len; j++) {
-      if (!at(i, j)) continue;
+      if (!d[base + j]) continue;
       if (start < 0) start = j;
       else if (j - last - 1 > MAX_GAP) {
         if (last - start + 1 >= minLen) runs.push([start, last]);
@@ -56,7 +58,7 @@ function findRuns(lines: number, len: number, at: (i: number, j: number) => numb
     open.push(...next);
   }
   done.push(...open);
-  return done.filter((s) => s.b1 - s.b0 + 1 <= MAX_THICKNESS && lineLike(s, lines, at));
+  return done.filter((s) => s.b1 - s.b0 + 1 <= MAX_THICKNESS && lineLike(s, d, lines, len));
 }
 
 /** A ruling's densest line is mostly ink (0.8 lets 10-on-2-off dashes through); 3 px off it, little is. */
@@ -68,11 +70,11 @@ const MAX_SIDE_DENSITY = 0.3;
  * the middle row ran 190 px and was erased as a ruling. Text has gaps in that row and stems just
  * above and below it; a ruling has neither.
  */
-function lineLike(s: Seg, lines: number, at: (i: number, j: number) => number): boolean {
+function lineLike(s: Seg, d: Uint8Array, lines: number, len: number): boolean {
   const density = (i: number) => {
     if (i < 0 || i >= lines) return 0;
     let n = 0;
-    for (let j = s.a0; j <= s.a1; j++) n += at(i, j);
+    for (let j = s.a0; j <= s.a1; j++) n += d[i * len + j];
     return n / (s.a1 - s.a0 + 1);
   };
   let core = 0;
@@ -98,6 +100,23 @@ function joinCollinear(segs: Seg[], gap: number): Seg[] {
   return out;
 }
 
+/** The w×h image `d` as h×w (column x becomes line x), copied in cache-sized tiles. */
+function transpose(d: Uint8Array, w: number, h: number): Uint8Array {
+  const out = new Uint8Array(w * h);
+  const T = 64;
+  for (let y0 = 0; y0 < h; y0 += T) {
+    const y1 = Math.min(h, y0 + T);
+    for (let x0 = 0; x0 < w; x0 += T) {
+      const x1 = Math.min(w, x0 + T);
+      for (let y = y0; y < y1; y++) {
+        const row = y * w;
+        for (let x = x0; x < x1; x++) out[x * h + y] = d[row + x];
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * A ruling is also at least this many glyph heights long: at 16 px glyphs (200 dpi) the letters
  * of a word are 2–3 px apart, so the bridged baseline of "Leeds" ran 62 px — longer than 1/25 of
@@ -114,8 +133,8 @@ export function findRulings(img: BinaryImage, glyph: number | null = null): { ru
   const byGlyph = glyph ? Math.round(glyph * MIN_LENGTH_GLYPHS) : 0;
   const hMin = Math.max(20, byGlyph, Math.round(w * MIN_LENGTH_FRACTION));
   const vMin = Math.max(20, byGlyph, Math.round(h * MIN_LENGTH_FRACTION));
-  const horiz = joinCollinear(findRuns(h, w, (y, x) => data[y * w + x], hMin), 2 * hMin);
-  const vert = joinCollinear(findRuns(w, h, (x, y) => data[y * w + x], vMin), 2 * vMin);
+  const horiz = joinCollinear(findRuns(data, h, w, hMin), 2 * hMin);
+  const vert = joinCollinear(findRuns(transpose(data, w, h), w, h, vMin), 2 * vMin);
   const rulings: Ruling[] = [];
   for (const s of horiz) {
     const y = (s.b0 + s.b1 + 1) / 2;
