@@ -59,6 +59,10 @@ export async function run(args: string[]): Promise<void> {
   // --pages=N (bench/run.ts takes every bare word for a benchmark name).
   const flag = args.find((a) => a.startsWith('--pages='));
   const count = flag ? Math.max(1, Number(flag.slice('--pages='.length)) || 6) : 6;
+  // --reps=N: every page N times by every contender (rounds interleaved); a page's figure is
+  // its median, so one noisy moment on this shared machine moves no figure.
+  const repsFlag = args.find((a) => a.startsWith('--reps='));
+  const reps = repsFlag ? Math.max(1, Number(repsFlag.slice('--reps='.length)) || 3) : 3;
   const dir = mkdtempSync(join(tmpdir(), 'tablemill-bench-ocr-'));
   try {
     const files = pageImages(dir, count);
@@ -72,6 +76,8 @@ export async function run(args: string[]): Promise<void> {
     if (addon) await runOurs(files[0], nat);
     const rows: { file: string; js: number; ourNative: number | null; ourProgram: number | null; native: number | null; jsWords: number; natWords: number | null }[] = [];
     const stages: Record<string, number[]> = { preprocessMs: [], ocrMs: [], rescueMs: [] };
+    const samples = new Map<string, { js: number[]; ourNative: number[]; ourProgram: number[]; native: number[]; jsWords: number; natWords: number | null }>();
+    for (let rep = 0; rep < reps; rep++)
     for (const f of files) {
       const a = await runOurs(f, js);
       const b = addon || native ? await runOurs(f, nat) : null;
@@ -81,10 +87,19 @@ export async function run(args: string[]): Promise<void> {
       stages.rescueMs.push(lastPageTimings.rescueMs);
       const p = addon && native ? await runOurs(f, prog) : null;
       const c = native ? runNative(f) : null;
-      rows.push({ file: f.split('/').pop()!, js: a.ms, ourNative: b?.ms ?? null, ourProgram: p?.ms ?? null, native: c?.ms ?? null, jsWords: a.words, natWords: c?.words ?? null });
+      const s = samples.get(f) ?? { js: [], ourNative: [], ourProgram: [], native: [], jsWords: a.words, natWords: c?.words ?? null };
+      s.js.push(a.ms);
+      if (b) s.ourNative.push(b.ms);
+      if (p) s.ourProgram.push(p.ms);
+      if (c) s.native.push(c.ms);
+      samples.set(f, s);
+    }
+    const med = (xs: number[]) => (xs.length ? median(xs) : null);
+    for (const [f, s] of samples) {
+      rows.push({ file: f.split('/').pop()!, js: median(s.js), ourNative: med(s.ourNative), ourProgram: med(s.ourProgram), native: med(s.native), jsWords: s.jsWords, natWords: s.natWords });
     }
     const peakRssMb = process.resourceUsage().maxRSS / 1024;
-    console.log(`OCR in-process (addon): ${addon ? 'built' : 'not built'}`);
+    console.log(`OCR in-process (addon): ${addon ? 'built' : 'not built'}; ${files.length} pages × ${reps} rounds, medians per page`);
     console.log('page                 ours(js) ms  ours(native) ms  ours(program) ms  tesseract ms  words ours/tesseract');
     const ms = (x: number | null) => x?.toFixed(0) ?? '-';
     for (const r of rows) {
@@ -105,6 +120,9 @@ export async function run(args: string[]): Promise<void> {
       console.log(
         `ratio vs tesseract: ours(js) ${(mn / mj).toFixed(2)}x   ours(native) ${(mn / mo).toFixed(2)}x${mp ? `   ours(program) ${(mn / mp).toFixed(2)}x` : ''}   (target ≥ 1.0x)`,
       );
+      // The whole set, page times summed: what a batch of these pages would take.
+      const sum = (k: 'js' | 'ourNative' | 'native') => rows.reduce((t, r) => t + (r[k] ?? 0), 0);
+      console.log(`whole set: tesseract ${(sum('native') / 1000).toFixed(1)} s, ours(native) ${(sum('ourNative') / 1000).toFixed(1)} s: ${(sum('native') / sum('ourNative')).toFixed(2)}x`);
     } else console.log('tesseract program not installed: no native peer');
     console.log(`peak RSS of this process (ours, all pages): ${peakRssMb.toFixed(0)} MB`);
   } finally {
