@@ -12,8 +12,6 @@
 #include <string>
 #include <vector>
 
-extern "C" void omp_set_num_threads(int);  // libgomp, linked through libtesseract
-
 namespace {
 
 // Bumped by cancelAll(): every recognition that started before stops at its next word.
@@ -101,9 +99,6 @@ class Engine : public Napi::ObjectWrap<Engine> {
     static bool Cancelled(void* self, int) { return g_cancel_epoch.load() != static_cast<Job*>(self)->epoch; }
 
     void Execute() {
-      // One OpenMP thread: the service runs one document per core already, and libgomp reads
-      // OMP_THREAD_LIMIT only from the real environment, which a worker thread cannot set.
-      omp_set_num_threads(1);
       api->SetPageSegMode(static_cast<tesseract::PageSegMode>(psm));
       if (binary) {
         if (!SetBinary()) {

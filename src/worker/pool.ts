@@ -45,6 +45,9 @@ export class ExtractionPool {
 
   constructor(private readonly config: Config) {
     const n = Math.max(1, config.worker.concurrency);
+    // One OpenMP thread per recognition (see loadAddon in ocr-addon.ts): libgomp reads the limit
+    // from the real environment, which only the main thread can set, before a thread loads it.
+    process.env.OMP_THREAD_LIMIT ??= '1';
     this.pool = new Piscina({
       filename: THREAD_FILE,
       minThreads: n,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { loadConfig } from '../../src/config.js';
 import { extractDocument } from '../../src/extract/index.js';
 import { ExtractionPool } from '../../src/worker/pool.js';
@@ -34,6 +35,16 @@ describe('ExtractionPool', () => {
     expect(encrypted).toMatchObject({ status: 'failed', error: { code: 'encrypted_file' } });
     const junk = await pool.extract(notADocument());
     expect(junk.status).toBe('failed');
+  });
+  // libtesseract's LSTM asks OpenMP for 4 threads a section; libgomp caps them by OMP_THREAD_LIMIT,
+  // read from the real environment, which a worker thread cannot set: unset, a page in the pool
+  // ran 4 OpenMP threads on 2 cores and took 6-7× longer (eu-004: 16.8 s against 2.5 s).
+  it.skipIf(!existsSync('native/build/Release/tablemill_ocr.node'))('an image page read in a thread starts no OpenMP threads', async () => {
+    const nodeThreads = () => readdirSync('/proc/self/task').filter((t) => readFileSync(`/proc/self/task/${t}/comm`, 'utf8').trim() === 'node').length;
+    const before = nodeThreads();
+    const out = await pool.extract(readFileSync('test/fixtures/images/grid-clean.png'));
+    expect(out.status).toBe('succeeded');
+    expect(nodeThreads()).toBe(before);
   });
   // The time limit (a thread killed, the next document fine) is covered over HTTP in test/e2e/faults.test.ts.
 });

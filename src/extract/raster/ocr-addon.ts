@@ -28,10 +28,12 @@ let addon: Addon | null | undefined;
 
 function loadAddon(): Addon | null {
   if (addon !== undefined) return addon;
-  // libtesseract's LSTM runs OpenMP loops; the engine already runs one document per core, and
-  // extra threads only spin against each other (a page took 8× longer with them). libgomp reads
-  // its thread limit once, when it is loaded with the addon, so the limit is set just before.
-  process.env.OMP_THREAD_LIMIT = '1';
+  // libtesseract's LSTM runs OpenMP sections of 4 threads; the engine already runs one document
+  // per core, and extra threads only spin against each other (a page took 8× longer with them).
+  // libgomp reads OMP_THREAD_LIMIT once, from the real environment, when it is loaded with the
+  // addon. Set here, that reaches it only from the main thread (the CLI, the benchmark): a worker
+  // thread's process.env is its own copy, so the extraction pool sets it before its threads start.
+  process.env.OMP_THREAD_LIMIT ??= '1';
   try {
     addon = createRequire(import.meta.url)(ADDON_PATH) as Addon;
   } catch {

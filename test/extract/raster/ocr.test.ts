@@ -84,7 +84,6 @@ describe('OCR', () => {
       // completes on a dying environment. This once aborted the whole server ("terminate called
       // after throwing an instance of 'Napi::Error'"), so it runs in a child process of its own.
       const thread = `
-        process.env.OMP_THREAD_LIMIT = '1';
         const a = require(${JSON.stringify(`${process.cwd()}/native/build/Release/tablemill_ocr.node`)});
         const e = new a.Engine('eng', {});
         const w = 2000, h = 2800, px = new Uint8Array(w * h).fill(255);
@@ -102,7 +101,7 @@ describe('OCR', () => {
           }
           console.log('alive');
         })();`;
-      const r = spawnSync(process.execPath, ['-e', main], { encoding: 'utf8', timeout: 50_000 });
+      const r = spawnSync(process.execPath, ['-e', main], { encoding: 'utf8', timeout: 50_000, env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
       expect(r.stderr).not.toMatch(/terminate called|Aborted/);
       expect({ status: r.status, signal: r.signal }).toEqual({ status: 0, signal: null });
       expect(r.stdout).toMatch(/alive/);
