@@ -9,40 +9,49 @@ import { shrinkBinary, type BinaryImage } from './gray.js';
 /** The largest skew we look for, in degrees. */
 export const MAX_SKEW_DEGREES = 5;
 
-/** Ink coordinates of a binary image shrunk to ~1000 px on the long side (enough for 0.05°). */
-function inkPoints(img: BinaryImage): { xs: Float64Array; ys: Int32Array; height: number; width: number } {
+/**
+ * Columns per slice of the shrunk page. Within a slice every row shifts by the same amount under
+ * a shear, so a slice's row histogram stands for its ink: at 5° the shift varies by 1.4 px across
+ * a slice of 16, at 1° by 0.3 px, well within the 1 px bins.
+ */
+const SLICE = 16;
+
+/**
+ * The ink of a binary image shrunk to ~1000 px on the long side (enough for 0.05°), as row
+ * histograms of vertical slices: a sheared profile is then the sum of shifted histograms,
+ * slices × rows additions an angle instead of one per ink pixel.
+ */
+function inkSlices(img: BinaryImage): { hist: Float64Array[]; centres: Float64Array; height: number; width: number; ink: number } {
   const factor = Math.max(1, Math.floor(Math.max(img.width, img.height) / 1000));
   const small = shrinkBinary(img, factor);
-  let n = 0;
-  for (let i = 0; i < small.data.length; i++) n += small.data[i];
-  // 200k points bound the cost of the ~60 profiles below to a few tens of milliseconds.
-  const step = Math.max(1, Math.floor(n / 200_000));
-  const count = Math.ceil(n / step);
-  const xs = new Float64Array(count);
-  const ys = new Int32Array(count);
-  let k = 0;
-  let seen = 0;
-  for (let y = 0; y < small.height; y++) {
-    for (let x = 0; x < small.width; x++) {
-      if (!small.data[y * small.width + x]) continue;
-      if (seen++ % step === 0 && k < count) {
-        xs[k] = x;
-        ys[k] = y;
-        k++;
-      }
+  const { width: w, height: h, data } = small;
+  const n = Math.ceil(w / SLICE);
+  const hist = Array.from({ length: n }, () => new Float64Array(h));
+  const centres = new Float64Array(n);
+  for (let s = 0; s < n; s++) centres[s] = (s * SLICE + Math.min(w, (s + 1) * SLICE)) / 2 - 0.5;
+  let ink = 0;
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) {
+      if (!data[row + x]) continue;
+      hist[(x / SLICE) | 0][y]++;
+      ink++;
     }
   }
-  return { xs: xs.subarray(0, k), ys: ys.subarray(0, k), height: small.height, width: small.width };
+  return { hist, centres, height: h, width: w, ink };
 }
 
-function profileScore(p: ReturnType<typeof inkPoints>, degrees: number, bins: Float64Array): number {
+function profileScore(p: ReturnType<typeof inkSlices>, degrees: number, bins: Float64Array): number {
   const t = Math.tan((degrees * Math.PI) / 180);
   const off = Math.ceil(Math.abs(t) * p.width) + 1;
   bins.fill(0);
   const cx = p.width / 2;
-  for (let i = 0; i < p.xs.length; i++) {
-    const y = Math.round(p.ys[i] - (p.xs[i] - cx) * t) + off;
-    if (y >= 0 && y < bins.length) bins[y]++;
+  for (let s = 0; s < p.hist.length; s++) {
+    const shift = Math.round(off - (p.centres[s] - cx) * t);
+    const hs = p.hist[s];
+    const from = Math.max(0, -shift);
+    const to = Math.min(p.height, bins.length - shift);
+    for (let y = from; y < to; y++) bins[y + shift] += hs[y];
   }
   let s = 0;
   for (let i = 1; i < bins.length; i++) {
@@ -57,8 +66,8 @@ function profileScore(p: ReturnType<typeof inkPoints>, degrees: number, bins: Fl
  * turned clockwise to level it), or 0 when there is too little ink to tell.
  */
 export function estimateSkew(img: BinaryImage): number {
-  const p = inkPoints(img);
-  if (p.xs.length < 500) return 0;
+  const p = inkSlices(img);
+  if (p.ink < 500) return 0;
   const bins = new Float64Array(p.height + 2 * Math.ceil(p.width * 0.1) + 4);
   let best = 0;
   let bestScore = -1;

@@ -21,7 +21,7 @@ export interface BinaryImage {
 
 /** Otsu's global threshold of a grey image (pixels ≤ it are ink). */
 export function otsuThreshold(img: GrayImage): number {
-  const hist = new Float64Array(256);
+  const hist = new Int32Array(256);
   const d = img.data;
   for (let i = 0; i < d.length; i++) hist[d[i]]++;
   const total = d.length;
@@ -63,7 +63,9 @@ export function binarize(img: GrayImage, darker = 0.15): BinaryImage {
   // Column-wise running sums over rows keep memory at two rows of integers, not a full
   // integral image (a 3600×2500 page would need 36 MB of Uint32).
   const colSum = new Uint32Array(w);
-  const rowPrefix = new Float64Array(w + 1);
+  // Sums stay below 2^31: at most 4800 columns (MAX_WORKING_LONG_SIDE) × 151 rows × 255.
+  const rowPrefix = new Int32Array(w + 1);
+  const keep = 1 - darker;
   for (let y = 0; y < Math.min(h, r + 1); y++) for (let x = 0; x < w; x++) colSum[x] += data[y * w + x];
   let top = 0;
   let bottom = Math.min(h - 1, r);
@@ -92,13 +94,29 @@ export function binarize(img: GrayImage, darker = 0.15): BinaryImage {
     const rows = bottom - top + 1;
     rowPrefix[0] = 0;
     for (let x = 0; x < w; x++) rowPrefix[x + 1] = rowPrefix[x] + colSum[x];
-    for (let x = 0; x < w; x++) {
+    // The window is clipped at the left and right edges; between them its area is constant.
+    const midFrom = Math.min(w, r + 1);
+    const midTo = Math.max(midFrom, w - r);
+    const area = (2 * r + 1) * rows;
+    for (let x = 0; x < midFrom; x++) {
+      const v = data[row + x];
+      if (v > ceiling) continue;
+      const x1 = x + r < w ? x + r : w - 1;
+      const mean = (rowPrefix[x1 + 1] - rowPrefix[0]) / ((x1 + 1) * rows);
+      if (v < mean * keep) out[row + x] = 1;
+    }
+    for (let x = midFrom; x < midTo; x++) {
+      const v = data[row + x];
+      if (v > ceiling) continue;
+      const mean = (rowPrefix[x + r + 1] - rowPrefix[x - r]) / area;
+      if (v < mean * keep) out[row + x] = 1;
+    }
+    for (let x = midTo; x < w; x++) {
       const v = data[row + x];
       if (v > ceiling) continue;
       const x0 = x > r ? x - r : 0;
-      const x1 = x + r < w ? x + r : w - 1;
-      const mean = (rowPrefix[x1 + 1] - rowPrefix[x0]) / ((x1 - x0 + 1) * rows);
-      if (v < mean * (1 - darker)) out[row + x] = 1;
+      const mean = (rowPrefix[w] - rowPrefix[x0]) / ((w - x0) * rows);
+      if (v < mean * keep) out[row + x] = 1;
     }
   }
   return { data: out, width: w, height: h };
@@ -110,10 +128,13 @@ export function shrinkBinary(img: BinaryImage, factor: number): BinaryImage {
   const w = Math.ceil(img.width / factor);
   const h = Math.ceil(img.height / factor);
   const out = new Uint8Array(w * h);
+  const col = new Int32Array(img.width);
+  for (let x = 0; x < img.width; x++) col[x] = Math.floor(x / factor);
+  const d = img.data;
   for (let y = 0; y < img.height; y++) {
     const oy = Math.floor(y / factor) * w;
     const row = y * img.width;
-    for (let x = 0; x < img.width; x++) if (img.data[row + x]) out[oy + Math.floor(x / factor)] = 1;
+    for (let x = 0; x < img.width; x++) if (d[row + x]) out[oy + col[x]] = 1;
   }
   return { data: out, width: w, height: h };
 }
