@@ -7,7 +7,8 @@
 # Measured 2026-12-03 (libtesseract in-process, the default where the addon is built; 200 dpi,
 # 111 pages, 201 s on 2 shared cores): F1 0.7216 (P 0.689, R 0.758).
 # usage: scripts/icdar-ocr.sh [OUT_DIR]   (DATA overrides the data set; ENGINE=auto|js|native|program, default auto;
-#        DPI overrides 200; ONLY="eu-001 eu-002" limits the documents)
+#        DPI overrides 200; ONLY="eu-001 eu-002" limits the documents; KEEP=DIR keeps the page images and
+#        per-page results there, to compare two runs page by page)
 set -eu
 cd "$(dirname "$0")/.."
 SHARED=${SHARED:-../shared}   # shared/ beside the repository, as CI lays it
@@ -15,8 +16,8 @@ DATA=${DATA:-$SHARED/data/icdar2013-eu}
 OUT=${1:-$(mktemp -d)}
 ENGINE=${ENGINE:-auto}
 DPI=${DPI:-200}
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+WORK=${KEEP:-$(mktemp -d)}
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/png" "$WORK/pages" "$OUT"
 
 names=${ONLY:-$(for f in "$DATA"/*.pdf; do basename "$f" .pdf; done)}
