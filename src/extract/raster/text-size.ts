@@ -41,59 +41,114 @@ export function medianHeight(blobs: Blob[]): number | null {
   return heights[Math.floor(heights.length / 2)];
 }
 
-/** Glyph-sized connected components of ink (4-connected). */
-export function glyphBlobs(img: BinaryImage): Blob[] {
-  const { width: w, height: h, data } = img;
-  const labels = new Int32Array(w * h);
-  const parent: number[] = [0];
-  const find = (a: number): number => {
-    while (parent[a] !== a) {
-      parent[a] = parent[parent[a]];
-      a = parent[a];
+/** Growable Int32 columns, one entry per provisional label. */
+class Labels {
+  parent = new Int32Array(1024);
+  x0 = new Int32Array(1024);
+  x1 = new Int32Array(1024);
+  y0 = new Int32Array(1024);
+  y1 = new Int32Array(1024);
+  n = 1;
+
+  add(s: number, e: number, y: number): number {
+    if (this.n === this.parent.length) {
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.parent = grow(this.parent);
+      this.x0 = grow(this.x0);
+      this.x1 = grow(this.x1);
+      this.y0 = grow(this.y0);
+      this.y1 = grow(this.y1);
+    }
+    const l = this.n++;
+    this.parent[l] = l;
+    this.x0[l] = s;
+    this.x1[l] = e;
+    this.y0[l] = y;
+    this.y1[l] = y;
+    return l;
+  }
+
+  find(a: number): number {
+    const p = this.parent;
+    while (p[a] !== a) {
+      p[a] = p[p[a]];
+      a = p[a];
     }
     return a;
-  };
-  // First pass of two-pass labelling (4-connectivity), union-find on label equivalences.
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      if (!data[i]) continue;
-      const up = y > 0 ? labels[i - w] : 0;
-      const left = x > 0 ? labels[i - 1] : 0;
-      if (up && left) {
-        const a = find(up);
-        const b = find(left);
-        labels[i] = Math.min(a, b);
-        if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
-      } else if (up || left) labels[i] = up || left;
-      else {
-        labels[i] = parent.length;
-        parent.push(parent.length);
-      }
-    }
   }
-  const n = parent.length;
-  const minY = new Int32Array(n).fill(h);
-  const maxY = new Int32Array(n).fill(-1);
-  const minX = new Int32Array(n).fill(w);
-  const maxX = new Int32Array(n).fill(-1);
+}
+
+/**
+ * Glyph-sized connected components of ink (4-connected), in the raster order of their first
+ * pixel. Labels runs of ink, not pixels: a run joins every run of the row above that it
+ * overlaps, and equivalences go to the smallest label (union-find).
+ */
+export function glyphBlobs(img: BinaryImage): Blob[] {
+  const { width: w, height: h, data } = img;
+  const L = new Labels();
+  // Runs of the previous and the current row: start, end (inclusive), label.
+  let ps = new Int32Array(w), pe = new Int32Array(w), pl = new Int32Array(w);
+  let cs = new Int32Array(w), ce = new Int32Array(w), cl = new Int32Array(w);
+  let pn = 0;
   for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const l = labels[y * w + x];
-      if (!l) continue;
-      const r = find(l);
-      if (y < minY[r]) minY[r] = y;
-      if (y > maxY[r]) maxY[r] = y;
-      if (x < minX[r]) minX[r] = x;
-      if (x > maxX[r]) maxX[r] = x;
+    const row = y * w;
+    let cn = 0;
+    let j = 0;
+    let x = 0;
+    while (x < w) {
+      if (!data[row + x]) {
+        x++;
+        continue;
+      }
+      const s = x;
+      while (x < w && data[row + x]) x++;
+      const e = x - 1;
+      while (j < pn && pe[j] < s) j++;
+      let label = 0;
+      for (let k = j; k < pn && ps[k] <= e; k++) {
+        const r = L.find(pl[k]);
+        if (label === 0) label = r;
+        else if (r !== label) {
+          const lo = r < label ? r : label;
+          L.parent[r < label ? label : r] = lo;
+          label = lo;
+        }
+      }
+      if (label === 0) label = L.add(s, e, y);
+      else {
+        if (s < L.x0[label]) L.x0[label] = s;
+        if (e > L.x1[label]) L.x1[label] = e;
+        L.y1[label] = y;
+      }
+      cs[cn] = s;
+      ce[cn] = e;
+      cl[cn] = label;
+      cn++;
     }
+    [ps, cs] = [cs, ps];
+    [pe, ce] = [ce, pe];
+    [pl, cl] = [cl, pl];
+    pn = cn;
+  }
+  // Fold every label's box into its root's (a root is the smallest label of its component).
+  for (let l = 1; l < L.n; l++) {
+    const r = L.find(l);
+    if (r === l) continue;
+    if (L.x0[l] < L.x0[r]) L.x0[r] = L.x0[l];
+    if (L.x1[l] > L.x1[r]) L.x1[r] = L.x1[l];
+    if (L.y0[l] < L.y0[r]) L.y0[r] = L.y0[l];
+    if (L.y1[l] > L.y1[r]) L.y1[r] = L.y1[l];
   }
   const blobs: Blob[] = [];
-  for (let r = 1; r < n; r++) {
-    if (maxY[r] < 0 || find(r) !== r) continue;
-    const ch = maxY[r] - minY[r] + 1;
-    const cw = maxX[r] - minX[r] + 1;
-    if (ch >= 4 && ch <= 200 && cw <= 3 * ch) blobs.push({ x0: minX[r], y0: minY[r], x1: maxX[r], y1: maxY[r] });
+  for (let r = 1; r < L.n; r++) {
+    if (L.parent[r] !== r) continue;
+    const ch = L.y1[r] - L.y0[r] + 1;
+    const cw = L.x1[r] - L.x0[r] + 1;
+    if (ch >= 4 && ch <= 200 && cw <= 3 * ch) blobs.push({ x0: L.x0[r], y0: L.y0[r], x1: L.x1[r], y1: L.y1[r] });
   }
   return blobs;
 }
