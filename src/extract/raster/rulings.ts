@@ -20,20 +20,17 @@ interface Seg {
   b1: number;
 }
 
-/**
- * Finds runs along the primary axis of `d`, `lines` lines of `len` pixels each, line after line
- * (the page for horizontal runs, its transpose for vertical ones: reading a column in place
- * strides the whole page and cost more than all the rest of the search).
- */
-function findRuns(d: Uint8Array, lines: number, len: number, minLen: number): Seg[] {
-  const open: Seg[] = [];
-  const done: Seg[] = [];
-  for (let i = 0; i < lines; i++) {
-    const runs: [number, number][] = [];
+/** Ink runs of one line at least `minLen` long, gaps up to MAX_GAP bridged: [start, end] pairs. */
+type Runs = [number, number][];
+
+/** The runs of each row of a w-wide image, one row at a time. */
+function rowRuns(d: Uint8Array, w: number, minLen: number): (y: number) => Runs {
+  return (y) => {
+    const runs: Runs = [];
     let start = -1;
     let last = -1;
-    const base = i * len;
-    for (let j = 0; j < len; j++) {
+    const base = y * w;
+    for (let j = 0; j < w; j++) {
       if (!d[base + j]) continue;
       if (start < 0) start = j;
       else if (j - last - 1 > MAX_GAP) {
@@ -43,7 +40,45 @@ function findRuns(d: Uint8Array, lines: number, len: number, minLen: number): Se
       last = j;
     }
     if (start >= 0 && last - start + 1 >= minLen) runs.push([start, last]);
-    // Stack runs of consecutive lines that overlap mostly into one thick segment.
+    return runs;
+  };
+}
+
+/**
+ * The runs of every column, found in one pass down the rows with a start and an end per
+ * column: reading a column in place strides the whole page, and copying the page transposed
+ * first cost more than the search.
+ */
+function columnRuns(d: Uint8Array, w: number, h: number, minLen: number): Runs[] {
+  const runs: Runs[] = Array.from({ length: w }, () => []);
+  const start = new Int32Array(w).fill(-1);
+  const last = new Int32Array(w).fill(-1);
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) {
+      if (!d[row + x]) continue;
+      if (start[x] < 0) start[x] = y;
+      else if (y - last[x] - 1 > MAX_GAP) {
+        if (last[x] - start[x] + 1 >= minLen) runs[x].push([start[x], last[x]]);
+        start[x] = y;
+      }
+      last[x] = y;
+    }
+  }
+  for (let x = 0; x < w; x++) if (start[x] >= 0 && last[x] - start[x] + 1 >= minLen) runs[x].push([start[x], last[x]]);
+  return runs;
+}
+
+/**
+ * Stacks the runs of consecutive lines (rows for horizontal rulings, columns for vertical ones)
+ * that mostly overlap into thick segments, and keeps the thin, line-like ones. `ink(i, j)` is the
+ * pixel at position j of line i.
+ */
+function stackRuns(runsOf: (i: number) => Runs, lines: number, ink: (i: number, j: number) => number): Seg[] {
+  const open: Seg[] = [];
+  const done: Seg[] = [];
+  for (let i = 0; i < lines; i++) {
+    const runs = runsOf(i);
     const next: Seg[] = [];
     const used = new Set<Seg>();
     for (const [a0, a1] of runs) {
@@ -58,7 +93,7 @@ function findRuns(d: Uint8Array, lines: number, len: number, minLen: number): Se
     open.push(...next);
   }
   done.push(...open);
-  return done.filter((s) => s.b1 - s.b0 + 1 <= MAX_THICKNESS && lineLike(s, d, lines, len));
+  return done.filter((s) => s.b1 - s.b0 + 1 <= MAX_THICKNESS && lineLike(s, lines, ink));
 }
 
 /** A ruling's densest line is mostly ink (0.8 lets 10-on-2-off dashes through); 3 px off it, little is. */
@@ -70,11 +105,11 @@ const MAX_SIDE_DENSITY = 0.3;
  * the middle row ran 190 px and was erased as a ruling. Text has gaps in that row and stems just
  * above and below it; a ruling has neither.
  */
-function lineLike(s: Seg, d: Uint8Array, lines: number, len: number): boolean {
+function lineLike(s: Seg, lines: number, ink: (i: number, j: number) => number): boolean {
   const density = (i: number) => {
     if (i < 0 || i >= lines) return 0;
     let n = 0;
-    for (let j = s.a0; j <= s.a1; j++) n += d[i * len + j];
+    for (let j = s.a0; j <= s.a1; j++) n += ink(i, j);
     return n / (s.a1 - s.a0 + 1);
   };
   let core = 0;
@@ -100,23 +135,6 @@ function joinCollinear(segs: Seg[], gap: number): Seg[] {
   return out;
 }
 
-/** The w×h image `d` as h×w (column x becomes line x), copied in cache-sized tiles. */
-function transpose(d: Uint8Array, w: number, h: number): Uint8Array {
-  const out = new Uint8Array(w * h);
-  const T = 64;
-  for (let y0 = 0; y0 < h; y0 += T) {
-    const y1 = Math.min(h, y0 + T);
-    for (let x0 = 0; x0 < w; x0 += T) {
-      const x1 = Math.min(w, x0 + T);
-      for (let y = y0; y < y1; y++) {
-        const row = y * w;
-        for (let x = x0; x < x1; x++) out[x * h + y] = d[row + x];
-      }
-    }
-  }
-  return out;
-}
-
 /**
  * A ruling is also at least this many glyph heights long: at 16 px glyphs (200 dpi) the letters
  * of a word are 2–3 px apart, so the bridged baseline of "Leeds" ran 62 px — longer than 1/25 of
@@ -133,8 +151,9 @@ export function findRulings(img: BinaryImage, glyph: number | null = null): { ru
   const byGlyph = glyph ? Math.round(glyph * MIN_LENGTH_GLYPHS) : 0;
   const hMin = Math.max(20, byGlyph, Math.round(w * MIN_LENGTH_FRACTION));
   const vMin = Math.max(20, byGlyph, Math.round(h * MIN_LENGTH_FRACTION));
-  const horiz = joinCollinear(findRuns(data, h, w, hMin), 2 * hMin);
-  const vert = joinCollinear(findRuns(transpose(data, w, h), w, h, vMin), 2 * vMin);
+  const horiz = joinCollinear(stackRuns(rowRuns(data, w, hMin), h, (y, x) => data[y * w + x]), 2 * hMin);
+  const byColumn = columnRuns(data, w, h, vMin);
+  const vert = joinCollinear(stackRuns((x) => byColumn[x], w, (x, y) => data[y * w + x]), 2 * vMin);
   const rulings: Ruling[] = [];
   for (const s of horiz) {
     const y = (s.b0 + s.b1 + 1) / 2;
