@@ -6,7 +6,7 @@
 import sharp, { type Metadata } from 'sharp';
 import { ExtractError, type ExtractOptions } from '../types.js';
 import type { SniffedType } from '../sniff.js';
-import type { GrayImage } from './gray.js';
+import { rgbToGray, type GrayImage } from './gray.js';
 
 // Decoded pixels are used once; libvips' operation cache would only keep them alive. One libvips
 // thread per call: the engine already runs one document per core.
@@ -19,6 +19,8 @@ export interface PageHeader {
   height: number;
   /** Pixels per inch from the header, when it gives a plausible one. */
   density: number | null;
+  /** 8-bit sRGB (with or without alpha): its grey is computed here, not by libvips (decodePage). */
+  rgb8: boolean;
 }
 
 /** The header of an image file: one entry per page (a multi-page TIFF has several). */
@@ -90,7 +92,7 @@ export async function readHeader(bytes: Uint8Array, type: SniffedType, opts: Ext
     if (w <= 0 || h <= 0) throw new ExtractError('corrupt_file', `page ${i + 1} has no size in its header`);
     checkSize(i + 1, w, h, opts);
     const density = m.density && m.density >= 50 && m.density <= 2400 ? m.density : null;
-    pages.push({ width: w, height: h, density });
+    pages.push({ width: w, height: h, density, rgb8: m.space === 'srgb' && m.depth === 'uchar' && (m.channels === 3 || m.channels === 4) });
   }
   return { format, pages };
 }
@@ -123,9 +125,7 @@ export async function decodePage(bytes: Uint8Array, header: ImageHeader, index: 
       limitInputPixels: pixelLimit(opts),
       failOn: 'truncated',
       autoOrient: true,
-    })
-      .flatten({ background: '#ffffff' })
-      .grayscale();
+    }).flatten({ background: '#ffffff' });
     if (scale !== 1) {
       pipe = pipe.resize({
         width: Math.max(1, Math.round(page.width * scale)),
@@ -134,9 +134,15 @@ export async function decodePage(bytes: Uint8Array, header: ImageHeader, index: 
         kernel: 'lanczos3',
       });
     }
-    const { data, info } = await pipe.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
-    if (info.channels !== 1) throw new Error(`expected one channel, got ${info.channels}`);
-    const image: GrayImage = { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+    // 8-bit sRGB: the decoded pixels, greyed here (rgbToGray); anything else (grey, 16-bit,
+    // CMYK) libvips converts.
+    if (!page.rgb8) pipe = pipe.grayscale().extractChannel(0);
+    const { data, info } = await pipe.raw().toBuffer({ resolveWithObject: true });
+    const px = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    let image: GrayImage;
+    if (info.channels === 1) image = { data: px, width: info.width, height: info.height };
+    else if (page.rgb8 && info.channels >= 3) image = rgbToGray(px, info.channels, info.width, info.height);
+    else throw new Error(`expected one channel, got ${info.channels}`);
     return { image, scale: info.width / page.width };
   } catch (err) {
     if (err instanceof ExtractError) throw err;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { binarize, rotateGray, type GrayImage } from '../../../src/extract/raster/gray.js';
+import sharp from 'sharp';
+import { binarize, rgbToGray, rotateGray, type GrayImage } from '../../../src/extract/raster/gray.js';
 import { estimateSkew } from '../../../src/extract/raster/deskew.js';
 import { findRulings } from '../../../src/extract/raster/rulings.js';
 import { medianGlyphHeight } from '../../../src/extract/raster/text-size.js';
@@ -18,6 +19,30 @@ function textPage(w = 1200, h = 1600): GrayImage {
 }
 
 describe('pixel analysis', () => {
+  it('greys 8-bit sRGB as libvips does', async () => {
+    // Every grey level, then pseudo-random colours (a fixed LCG, so a failure repeats).
+    const w = 256;
+    const h = 257;
+    const rgb = new Uint8Array(w * h * 3);
+    for (let v = 0; v < 256; v++) rgb.fill(v, v * 3, v * 3 + 3);
+    let seed = 12345;
+    for (let i = 256 * 3; i < rgb.length; i++) {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      rgb[i] = seed >>> 24;
+    }
+    const ref = await sharp(rgb, { raw: { width: w, height: h, channels: 3 } }).grayscale().extractChannel(0).raw().toBuffer();
+    const ours = rgbToGray(rgb, 3, w, h).data;
+    let same = 0;
+    let maxDiff = 0;
+    for (let i = 0; i < ref.length; i++) {
+      if (ours[i] === ref[i]) same++;
+      maxDiff = Math.max(maxDiff, Math.abs(ours[i] - ref[i]));
+    }
+    for (let v = 0; v < 256; v++) expect(ours[v]).toBe(v);
+    expect(maxDiff).toBeLessThanOrEqual(1);
+    expect(same / ref.length).toBeGreaterThan(0.9999);
+  });
+
   it('finds the rulings of a drawn 4×3 grid and not the glyph-like blocks', () => {
     const img = blank(1200, 900);
     for (let r = 0; r <= 4; r++) fill(img, 100, 100 + r * 150, 1101, 103 + r * 150);
