@@ -28,6 +28,10 @@ export function buildLimiters(backend: RateLimitBackend, perMinute: Record<Limit
       tableName: backend.tableName,
       tableCreated: true,
       inMemoryBlockOnConsumed: perMinute[cls] + 1,
+      // Every 5 minutes, rows that expired over an hour ago are deleted. RateLimiterPostgres does
+      // this by default, RateLimiterSQLite only when asked: embedded mode kept a row per key
+      // and class for ever.
+      clearExpiredByTimeout: true,
     };
     return backend.kind === 'sqlite'
       ? new RateLimiterSQLite({ ...common, storeClient: backend.db, storeType: 'better-sqlite3' })
