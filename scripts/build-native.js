@@ -35,7 +35,9 @@ if (!gyp || !existsSync(gyp)) {
   const candidates = [join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js')];
   try {
     candidates.push(require.resolve('node-gyp/bin/node-gyp.js'));
-  } catch {}
+  } catch {
+    // not installed as a package: npm's own copy above is the only candidate
+  }
   gyp = candidates.find((c) => existsSync(c));
 }
 if (!gyp) skip('node-gyp was not found');
