@@ -24,6 +24,13 @@ interface Addon {
 /** Where node-gyp puts the addon (scripts/build-native.js builds it at `npm install`). */
 export const ADDON_PATH = '../../../native/build/Release/tablemill_ocr.node';
 
+/**
+ * Tesseract's own diagnostics (tprintf: "Mean= 0.00", "Detected 25 diacritics", "Warning: guessing
+ * pitch…") go to a file instead of the service's stderr, where they read as errors of ours: a
+ * quarter of the ICDAR pages printed some. The parameter is process-wide in libtesseract.
+ */
+const ADDON_PARAMETERS: Record<string, string> = { ...ENGINE_PARAMETERS, debug_file: '/dev/null' };
+
 let addon: Addon | null | undefined;
 
 function loadAddon(): Addon | null {
@@ -57,7 +64,7 @@ function slotFor(langs: string): Slot | null {
   let slot: Slot | null = null;
   if (a) {
     try {
-      slot = { engine: new a.Engine(langs, ENGINE_PARAMETERS), queue: Promise.resolve(), busy: 0 };
+      slot = { engine: new a.Engine(langs, ADDON_PARAMETERS), queue: Promise.resolve(), busy: 0 };
     } catch {
       slot = null;
     }

@@ -12,6 +12,10 @@ import { toPgm } from '../../../src/extract/raster/gray.js';
 import { scannedPagePng } from '../../e2e/fixtures.js';
 import { extractDocument } from '../../../src/extract/index.js';
 import { DEFAULT_EXTRACT_OPTIONS, ExtractError } from '../../../src/extract/types.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ICDAR_DIR, REPO_ROOT } from '../../paths.js';
 
 const FIX = 'test/fixtures/images';
 const photo = readFileSync(`${FIX}/stream-photo.jpg`);
@@ -176,5 +180,19 @@ describe('OCR', () => {
     expect(t.bbox[2]).toBeLessThan(560);
     expect(t.bbox[3]).toBeLessThan(841.89);
     expect(t.cells.some((c) => c.confidence !== null && c.confidence > 0.5)).toBe(true);
+  });
+  it.skipIf(!addonAvailable('eng'))("keeps Tesseract's own diagnostics off the service's stderr", { timeout: 120_000 }, () => {
+    // Page 11 of ICDAR eu-004 at 200 dpi made libtesseract print STATS dumps ("Mean= 0.00", …).
+    const dir = mkdtempSync(join(tmpdir(), 'tablemill-ocr-stderr-'));
+    try {
+      const png = join(dir, 'page');
+      expect(spawnSync('pdftoppm', ['-r', '200', '-png', '-f', '11', '-l', '11', '-singlefile', join(ICDAR_DIR, 'eu-004.pdf'), png]).status).toBe(0);
+      const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin/tablemill'), 'extract', '--ocr-engine', 'native', `${png}.png`], { encoding: 'utf8', maxBuffer: 64 << 20 });
+      expect(r.status).toBe(0);
+      expect(JSON.parse(r.stdout).page_count).toBe(1);
+      expect(r.stderr).not.toMatch(/Mean=|Total count=|Detected \d+ diacritics/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
