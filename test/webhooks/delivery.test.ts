@@ -78,6 +78,8 @@ function suiteBody(extra: () => Record<string, string> | null, cleanup: () => Pr
       const second = verifyStandardWebhook(secret, rx.on('/one')[1]);
       expect(second.id).not.toBe(body.id);
       expect(second.data.batch.document_count).toBe(2);
+      // The receiver has the request before the dispatcher has written its outcome down.
+      await until(async () => (await deliveries('one')).every((d) => d.status === 'delivered'));
       const log = await deliveries('one');
       expect(log.map((d) => [d.status, d.attempt, d.response_status])).toEqual([
         ['delivered', 1, 200],
