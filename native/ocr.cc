@@ -72,6 +72,18 @@ std::string LeftToRightTsv(tesseract::TessBaseAPI* api, int page_number, int ima
   return out;
 }
 
+// Tesseract languages (and script models) written right to left: they need GetTSVText's reading
+// order, not LeftToRightTsv's.
+bool WrittenRightToLeft(const std::string& lang) {
+  static const char* const kLanguages[] = {"ara", "ckb", "div", "fas", "heb", "pus", "snd", "syr", "uig", "urd", "yid"};
+  static const char* const kScripts[] = {"script/Arabic", "script/Hebrew", "script/Syriac", "script/Thaana"};
+  for (const char* l : kLanguages)
+    if (lang == l) return true;
+  for (const char* s : kScripts)
+    if (lang == s) return true;
+  return false;
+}
+
 class Engine : public Napi::ObjectWrap<Engine> {
  public:
   static Napi::Object Init(Napi::Env env, Napi::Object exports) {
@@ -110,10 +122,7 @@ class Engine : public Napi::ObjectWrap<Engine> {
       size_t end = langs.find('+', start);
       if (end == std::string::npos) end = langs.size();
       const std::string lang = langs.substr(start, end - start);
-      // Scripts written right to left need GetTSVText's reading order (see LeftToRightTsv).
-      static const char* const kRightToLeft[] = {"ara", "heb", "fas", "urd", "pus", "snd", "uig", "yid", "div", "syr", "kur_ara"};
-      for (const char* rtl : kRightToLeft)
-        if (lang == rtl || lang.rfind("script/Arabic", 0) == 0 || lang.rfind("script/Hebrew", 0) == 0 || lang.rfind("script/Syriac", 0) == 0 || lang.rfind("script/Thaana", 0) == 0) ltr_ = false;
+      if (WrittenRightToLeft(lang)) ltr_ = false;
       if (std::find(loaded.begin(), loaded.end(), lang) == loaded.end()) {
         api_.reset();
         Napi::Error::New(env, "tesseract has no language data for " + lang).ThrowAsJavaScriptException();
