@@ -89,4 +89,35 @@ describe('raster decoding', () => {
     const png = readFileSync(`${FIX}/grid-clean.png`);
     expect(await codeOf(readHeader(png, 'image/png', { ...opts, maxMegapixels: 1 }))).toBe('image_too_large');
   });
+  it('greys RGB, transparent RGBA, grey and 16-bit PNGs of one picture alike', async () => {
+    // A red-ish bar and a black bar on white; the RGBA copy has a transparent background.
+    const w = 64;
+    const h = 32;
+    const rgba = Buffer.alloc(w * h * 4);
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const i = (y * w + x) * 4;
+        const [r, g, b, a] = y < 10 ? [200, 40, 30, 255] : y < 20 ? [0, 0, 0, 255] : [255, 255, 255, 0];
+        rgba[i] = r;
+        rgba[i + 1] = g;
+        rgba[i + 2] = b;
+        rgba[i + 3] = a;
+      }
+    }
+    const raw = { raw: { width: w, height: h, channels: 4 as const } };
+    const decode = async (png: Buffer) => (await decodePage(png, await readHeader(png, 'image/png', opts), 0, opts)).image.data;
+    const fromRgba = await decode(await sharp(rgba, raw).png().toBuffer());
+    const fromRgb = await decode(await sharp(rgba, raw).flatten({ background: '#ffffff' }).png().toBuffer());
+    // libvips' own greyscale path: a grey PNG, and a 16-bit one.
+    const grey = await sharp(rgba, raw).flatten({ background: '#ffffff' }).grayscale().png().toBuffer();
+    const grey16 = await sharp(rgba, raw).flatten({ background: '#ffffff' }).grayscale().toColourspace('grey16').png().toBuffer();
+    expect(Array.from(fromRgba)).toEqual(Array.from(fromRgb));
+    expect(Array.from(await decode(grey))).toEqual(Array.from(fromRgb));
+    const g16 = await decode(grey16);
+    for (let i = 0; i < g16.length; i++) expect(Math.abs(g16[i] - fromRgb[i])).toBeLessThanOrEqual(1);
+    // Paper white, the red bar mid-grey (luminance, not one channel), the black bar black.
+    expect([fromRgb[0], fromRgb[15 * w], fromRgb[25 * w]]).toEqual([expect.any(Number), 0, 255]);
+    expect(fromRgb[0]).toBeGreaterThan(60);
+    expect(fromRgb[0]).toBeLessThan(140);
+  });
 });
