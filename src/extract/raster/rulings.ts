@@ -118,13 +118,32 @@ function lineLike(s: Seg, lines: number, ink: (i: number, j: number) => number):
   return Math.max(density(s.b0 - 3), density(s.b1 + 3)) <= MAX_SIDE_DENSITY;
 }
 
-/** Joins collinear pieces (same line within 3 px) whose ends are less than `gap` apart. */
-function joinCollinear(segs: Seg[], gap: number): Seg[] {
+/** A piece ends on a crossing line when that line passes within this many pixels of its end. */
+const END_SLACK = 4;
+
+/** Whether a perpendicular segment crosses position `at` of a line lying at `mid`. */
+function endsOn(cross: Seg[], mid: number, at: number): boolean {
+  return cross.some((c) => c.a0 - END_SLACK <= mid && c.a1 + END_SLACK >= mid && c.b0 - END_SLACK <= at && c.b1 + END_SLACK >= at);
+}
+
+/**
+ * Joins collinear pieces (same line within 3 px) whose ends are less than `gap` apart: a rule
+ * broken by a scan dropout or a faint stretch. A gap whose two sides both end on a crossing
+ * rule is kept: that is where one grid ends and the next begins (the left edges of tables
+ * stacked under each other, with their titles between, are collinear).
+ */
+function joinCollinear(segs: Seg[], gap: number, cross: Seg[] = []): Seg[] {
   const sorted = [...segs].sort((p, q) => (p.b0 + p.b1) / 2 - (q.b0 + q.b1) / 2 || p.a0 - q.a0);
   const out: Seg[] = [];
   for (const s of sorted) {
     const mid = (s.b0 + s.b1) / 2;
-    const m = out.find((o) => Math.abs((o.b0 + o.b1) / 2 - mid) <= 3 && s.a0 - o.a1 <= gap && o.a0 - s.a1 <= gap);
+    const m = out.find(
+      (o) =>
+        Math.abs((o.b0 + o.b1) / 2 - mid) <= 3 &&
+        s.a0 - o.a1 <= gap &&
+        o.a0 - s.a1 <= gap &&
+        !(s.a0 > o.a1 ? endsOn(cross, mid, o.a1) && endsOn(cross, mid, s.a0) : o.a0 > s.a1 && endsOn(cross, mid, s.a1) && endsOn(cross, mid, o.a0)),
+    );
     if (m) {
       m.a0 = Math.min(m.a0, s.a0);
       m.a1 = Math.max(m.a1, s.a1);
@@ -151,9 +170,11 @@ export function findRulings(img: BinaryImage, glyph: number | null = null): { ru
   const byGlyph = glyph ? Math.round(glyph * MIN_LENGTH_GLYPHS) : 0;
   const hMin = Math.max(20, byGlyph, Math.round(w * MIN_LENGTH_FRACTION));
   const vMin = Math.max(20, byGlyph, Math.round(h * MIN_LENGTH_FRACTION));
-  const horiz = joinCollinear(stackRuns(rowRuns(data, w, hMin), h, (y, x) => data[y * w + x]), 2 * hMin);
+  const horizPieces = stackRuns(rowRuns(data, w, hMin), h, (y, x) => data[y * w + x]);
   const byColumn = columnRuns(data, w, h, vMin);
-  const vert = joinCollinear(stackRuns((x) => byColumn[x], w, (x, y) => data[y * w + x]), 2 * vMin);
+  const vertPieces = stackRuns((x) => byColumn[x], w, (x, y) => data[y * w + x]);
+  const horiz = joinCollinear(horizPieces, 2 * hMin, vertPieces);
+  const vert = joinCollinear(vertPieces, 2 * vMin, horiz);
   const rulings: Ruling[] = [];
   for (const s of horiz) {
     const y = (s.b0 + s.b1 + 1) / 2;
