@@ -19,8 +19,8 @@ export interface PageHeader {
   height: number;
   /** Pixels per inch from the header, when it gives a plausible one. */
   density: number | null;
-  /** 8-bit sRGB (with or without alpha): its grey is computed here, not by libvips (decodePage). */
-  rgb8: boolean;
+  /** A colour page (RGB of any depth, CMYK): decoded to 8-bit sRGB and greyed here (decodePage). */
+  colour: boolean;
 }
 
 /** The header of an image file: one entry per page (a multi-page TIFF has several). */
@@ -92,7 +92,7 @@ export async function readHeader(bytes: Uint8Array, type: SniffedType, opts: Ext
     if (w <= 0 || h <= 0) throw new ExtractError('corrupt_file', `page ${i + 1} has no size in its header`);
     checkSize(i + 1, w, h, opts);
     const density = m.density && m.density >= 50 && m.density <= 2400 ? m.density : null;
-    pages.push({ width: w, height: h, density, rgb8: m.space === 'srgb' && m.depth === 'uchar' && (m.channels === 3 || m.channels === 4) });
+    pages.push({ width: w, height: h, density, colour: m.space === 'cmyk' || (m.channels ?? 1) >= 3 });
   }
   return { format, pages };
 }
@@ -134,14 +134,14 @@ export async function decodePage(bytes: Uint8Array, header: ImageHeader, index: 
         kernel: 'lanczos3',
       });
     }
-    // 8-bit sRGB: the decoded pixels, greyed here (rgbToGray); anything else (grey, 16-bit,
-    // CMYK) libvips converts.
-    if (!page.rgb8) pipe = pipe.grayscale().extractChannel(0);
-    const { data, info } = await pipe.raw().toBuffer({ resolveWithObject: true });
+    // Colour pages as 8-bit sRGB, greyed here (rgbToGray: coloured ink counts dark); grey
+    // pages (8- or 16-bit) libvips converts to 8-bit grey.
+    pipe = page.colour ? pipe.toColourspace('srgb') : pipe.grayscale().extractChannel(0);
+    const { data, info } = await pipe.raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
     const px = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     let image: GrayImage;
     if (info.channels === 1) image = { data: px, width: info.width, height: info.height };
-    else if (page.rgb8 && info.channels >= 3) image = rgbToGray(px, info.channels, info.width, info.height);
+    else if (page.colour && info.channels >= 3) image = rgbToGray(px, info.channels, info.width, info.height);
     else throw new Error(`expected one channel, got ${info.channels}`);
     return { image, scale: info.width / page.width };
   } catch (err) {

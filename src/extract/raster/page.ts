@@ -7,6 +7,7 @@ import type { ExtractOptions, PageLayout, Ruling, Word } from '../types.js';
 import { binarize, resizeGray, rotateGray, toPbm, toPgm, type GrayImage } from './gray.js';
 import { glyphBlobs, medianHeight, MAX_READABLE_GLYPH, MIN_READABLE_GLYPH, TARGET_GLYPH_HEIGHT, type Blob } from './text-size.js';
 import { estimateSkew } from './deskew.js';
+import { darkFills, invertFills } from './fills.js';
 import { eraseRulings, findRulings } from './rulings.js';
 import { recognizeJs } from './ocr-js.js';
 import { nativeAvailable, recognizeNative, recognizeNativeMany } from './ocr-native.js';
@@ -42,7 +43,7 @@ export interface PageContext {
 }
 
 /** Timings of the last page, for the benchmark. */
-export const lastPageTimings = { binarizeMs: 0, deskewMs: 0, rulingsMs: 0, ocrMs: 0, rescueMs: 0, rescued: 0, skewDegrees: 0, glyphPx: 0, rescale: 1 };
+export const lastPageTimings = { binarizeMs: 0, deskewMs: 0, rulingsMs: 0, ocrMs: 0, rescueMs: 0, rescued: 0, fills: 0, skewDegrees: 0, glyphPx: 0, rescale: 1 };
 
 /** Enlarge at most this much: upscaling invents no detail and quadruples OCR's pixels at 2×. */
 const MAX_UPSCALE = 2.5;
@@ -137,6 +138,9 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   const t2 = performance.now();
   lastPageTimings.deskewMs = t2 - t1;
   lastPageTimings.skewDegrees = skew;
+  // Light text on dark fills (header rows, shaded cells) becomes ink, the fill paper.
+  if (invertFills(ink, img, darkFills(img, glyphNow)) > 0) blobs = null;
+  lastPageTimings.fills = performance.now() - t2;
   const found = findRulings(ink, glyph ? glyphNow : null);
   // Tesseract gets our adaptive binarisation, not the grey page: its global Otsu threshold let
   // sensor noise through on photo-like pages and it dropped isolated one-digit quantities there

@@ -5,7 +5,7 @@
  */
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ExtractError, type ExtractOptions, type PageLayout } from '../types.js';
-import type { GrayImage } from './gray.js';
+import { rgbToGray, type GrayImage } from './gray.js';
 import { layoutFromGray } from './page.js';
 import { workingScale } from './decode.js';
 
@@ -52,10 +52,8 @@ export async function layoutFromPdfPage(page: PDFPageProxy, pageNumber: number, 
   try {
     await page.render({ canvasContext: entry.context as never, canvas: entry.canvas as never, viewport }).promise;
     const rgba = entry.context!.getImageData(0, 0, width, height).data;
-    const data = new Uint8Array(width * height);
-    // Rec. 601 luma, as sharp's greyscale; pdf.js paints the page white first.
-    for (let i = 0, j = 0; i < data.length; i++, j += 4) data[i] = (rgba[j] * 299 + rgba[j + 1] * 587 + rgba[j + 2] * 114 + 500) / 1000;
-    gray = { data, width, height };
+    // The same grey as an image file's (coloured ink counts dark); pdf.js paints the page white first.
+    gray = rgbToGray(new Uint8Array(rgba.buffer, rgba.byteOffset, rgba.byteLength), 4, width, height);
   } catch (err) {
     if (err instanceof ExtractError) throw err;
     throw new ExtractError('corrupt_file', `page ${pageNumber} cannot be rendered: ${err instanceof Error ? err.message : String(err)}`);

@@ -48,6 +48,7 @@ class Labels {
   x1 = new Int32Array(1024);
   y0 = new Int32Array(1024);
   y1 = new Int32Array(1024);
+  count = new Int32Array(1024);
   n = 1;
 
   add(s: number, e: number, y: number): number {
@@ -62,6 +63,7 @@ class Labels {
       this.x1 = grow(this.x1);
       this.y0 = grow(this.y0);
       this.y1 = grow(this.y1);
+      this.count = grow(this.count);
     }
     const l = this.n++;
     this.parent[l] = l;
@@ -69,6 +71,7 @@ class Labels {
     this.x1[l] = e;
     this.y0[l] = y;
     this.y1[l] = y;
+    this.count[l] = 0;
     return l;
   }
 
@@ -82,12 +85,28 @@ class Labels {
   }
 }
 
-/**
- * Glyph-sized connected components of ink (4-connected), in the raster order of their first
- * pixel. Labels runs of ink, not pixels: a run joins every run of the row above that it
- * overlaps, and equivalences go to the smallest label (union-find).
- */
+/** A connected component: its box and how many of its pixels are ink. */
+export interface Component extends Blob {
+  pixels: number;
+}
+
+/** Glyph-sized connected components of ink (4..200 px high, at most 3× as wide as high). */
 export function glyphBlobs(img: BinaryImage): Blob[] {
+  return components(img).filter(isGlyph);
+}
+
+/** Whether a component has the size and shape of a glyph. */
+export function isGlyph(c: Blob): boolean {
+  const ch = c.y1 - c.y0 + 1;
+  return ch >= 4 && ch <= 200 && c.x1 - c.x0 + 1 <= 3 * ch;
+}
+
+/**
+ * Connected components of ink (4-connected), in the raster order of their first pixel. Labels
+ * runs of ink, not pixels: a run joins every run of the row above that it overlaps, and
+ * equivalences go to the smallest label (union-find).
+ */
+export function components(img: BinaryImage): Component[] {
   const { width: w, height: h, data } = img;
   const L = new Labels();
   // Runs of the previous and the current row: start, end (inclusive), label.
@@ -124,6 +143,7 @@ export function glyphBlobs(img: BinaryImage): Blob[] {
         if (e > L.x1[label]) L.x1[label] = e;
         L.y1[label] = y;
       }
+      L.count[label] += e - s + 1;
       cs[cn] = s;
       ce[cn] = e;
       cl[cn] = label;
@@ -142,13 +162,11 @@ export function glyphBlobs(img: BinaryImage): Blob[] {
     if (L.x1[l] > L.x1[r]) L.x1[r] = L.x1[l];
     if (L.y0[l] < L.y0[r]) L.y0[r] = L.y0[l];
     if (L.y1[l] > L.y1[r]) L.y1[r] = L.y1[l];
+    L.count[r] += L.count[l];
   }
-  const blobs: Blob[] = [];
+  const out: Component[] = [];
   for (let r = 1; r < L.n; r++) {
-    if (L.parent[r] !== r) continue;
-    const ch = L.y1[r] - L.y0[r] + 1;
-    const cw = L.x1[r] - L.x0[r] + 1;
-    if (ch >= 4 && ch <= 200 && cw <= 3 * ch) blobs.push({ x0: L.x0[r], y0: L.y0[r], x1: L.x1[r], y1: L.y1[r] });
+    if (L.parent[r] === r) out.push({ x0: L.x0[r], y0: L.y0[r], x1: L.x1[r], y1: L.y1[r], pixels: L.count[r] });
   }
-  return blobs;
+  return out;
 }

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { binarize, rgbToGray, rotateGray, type GrayImage } from '../../../src/extract/raster/gray.js';
 import { estimateSkew } from '../../../src/extract/raster/deskew.js';
 import { findRulings } from '../../../src/extract/raster/rulings.js';
+import { darkFills, invertFills } from '../../../src/extract/raster/fills.js';
 import { medianGlyphHeight } from '../../../src/extract/raster/text-size.js';
 
 function blank(w: number, h: number): GrayImage {
@@ -19,7 +20,7 @@ function textPage(w = 1200, h = 1600): GrayImage {
 }
 
 describe('pixel analysis', () => {
-  it('greys 8-bit sRGB as libvips does', async () => {
+  it("greys 8-bit sRGB as libvips' luminance, darkened by the saturation of dark colours", async () => {
     // Every grey level, then pseudo-random colours (a fixed LCG, so a failure repeats).
     const w = 256;
     const h = 257;
@@ -35,12 +36,21 @@ describe('pixel analysis', () => {
     let same = 0;
     let maxDiff = 0;
     for (let i = 0; i < ref.length; i++) {
-      if (ours[i] === ref[i]) same++;
-      maxDiff = Math.max(maxDiff, Math.abs(ours[i] - ref[i]));
+      const [r, g, b] = rgb.subarray(i * 3, i * 3 + 3);
+      const want = Math.max(0, ref[i] - Math.round(((Math.max(r, g, b) - Math.min(r, g, b)) * (255 - ref[i])) / 255));
+      if (ours[i] === want) same++;
+      maxDiff = Math.max(maxDiff, Math.abs(ours[i] - want));
     }
     for (let v = 0; v < 256; v++) expect(ours[v]).toBe(v);
     expect(maxDiff).toBeLessThanOrEqual(1);
     expect(same / ref.length).toBeGreaterThan(0.9999);
+    // Orange text on white is as dark as mid-grey text; a navy fill is nearly black; pastel shades stay light.
+    const px = (r: number, g: number, b: number) => rgbToGray(Uint8Array.from([r, g, b]), 3, 1, 1).data[0];
+    expect(px(247, 148, 30)).toBeLessThan(110);
+    expect(px(20, 40, 110)).toBeLessThan(30);
+    expect(px(255, 255, 255)).toBe(255);
+    expect(px(255, 204, 154)).toBeGreaterThan(190);
+    expect(px(255, 255, 0)).toBeGreaterThan(230);
   });
 
   it('finds the rulings of a drawn 4×3 grid and not the glyph-like blocks', () => {
@@ -59,6 +69,44 @@ describe('pixel analysis', () => {
       expect(r.x1).toBeGreaterThanOrEqual(1100);
     }
     expect(horiz.map((r) => Math.round(r.y0)).sort((a, b) => a - b)).toEqual([102, 252, 402, 552, 702]);
+  });
+
+  it('keeps two ruled grids apart when their edges line up and a title between them starts at the edge', () => {
+    const img = blank(1200, 1400);
+    const grid = (top: number) => {
+      for (let r = 0; r <= 3; r++) fill(img, 100, top + r * 120, 1101, top + 3 + r * 120);
+      for (const x of [100, 500, 1098]) fill(img, x, top, x + 3, top + 363);
+    };
+    grid(100);
+    // A title line between the grids (90 px apart: less than the gap a broken rule may have), its
+    // first letter's stem on the grids' left edge.
+    for (let x = 100; x < 600; x += 22) fill(img, x, 490, x + (x === 100 ? 4 : 16), 514);
+    grid(553);
+    const vert = findRulings(binarize(img)).rulings.filter((r) => r.x0 === r.x1);
+    // Three edges per grid, none running from one grid into the other.
+    expect(vert).toHaveLength(6);
+    for (const v of vert) expect(v.y0 >= 540 || v.y1 <= 480).toBe(true);
+  });
+
+  it('reads light text on a dark fill as ink and the fill as paper, and leaves the white cells beside it', () => {
+    const img = textPage(1200, 900);
+    // A dark header band with light "glyphs", and under its right half a white row of dark glyphs
+    // closed by a grey rule: an L-shaped fill whose white cells must stay as they are.
+    fill(img, 100, 300, 1100, 420, 40);
+    for (let x = 130; x < 1050; x += 28) fill(img, x, 320, x + 18, 344, 250);
+    fill(img, 600, 360, 1100, 420, 255);
+    for (let x = 630; x < 1050; x += 28) fill(img, x, 380, x + 18, 404, 20);
+    fill(img, 100, 420, 1100, 423, 120);
+    const ink = binarize(img);
+    const at = (x: number, y: number) => ink.data[y * img.width + x];
+    expect(at(300, 310)).toBe(1); // before: the band is a slab of ink
+    const found = darkFills(img, 24);
+    expect(invertFills(ink, img, found)).toBeGreaterThan(0);
+    expect(at(300, 310)).toBe(0); // the fill is paper
+    expect(at(135, 330)).toBe(1); // its light glyphs are ink
+    expect(at(150, 330)).toBe(0); // the fill between them is paper
+    expect(at(635, 390)).toBe(1); // dark glyphs in the white cells are still ink
+    expect(at(626, 390)).toBe(0); // and their white paper still paper
   });
 
   it('bridges small gaps of a dashed line', () => {

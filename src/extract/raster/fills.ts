@@ -1,0 +1,159 @@
+/**
+ * Dark fills: header rows and cells printed white (or light) on a dark or saturated background —
+ * a navy header row, an orange column head. Adaptive binarisation turns such a fill into a slab
+ * of ink and loses the text in it. Here each fill is found on the grey page and binarised the
+ * other way round: its light text becomes ink, the fill itself paper.
+ */
+import { otsuThreshold, type BinaryImage, type GrayImage } from './gray.js';
+import { components, type Component } from './text-size.js';
+
+/** A fill is at least this many glyph heights wide and this many high: a cell, not a glyph or a rule. */
+const MIN_WIDTH_GLYPHS = 2.5;
+const MIN_HEIGHT_GLYPHS = 1.1;
+/** Share of its box that is dark: a fill is solid (text, even bold, stays below 0.5). */
+const MIN_FILL_DENSITY = 0.55;
+/** Light text in a fill is this far from the fill's level towards white. */
+const LIGHT_TEXT_STEP = 0.4;
+/** Text in a fill covers at least this share of it; less is a plain bar or a photo's shadow. */
+const MIN_TEXT_SHARE = 0.01;
+
+/** A solid pixel is inside a dark run of at least this many glyph heights, across and down. */
+const SOLID_GLYPHS = 0.5;
+
+/**
+ * Dark pixels (at or below Otsu's level) that lie inside a dark run at least `k` long both across
+ * and down: the body of a fill. Rules and text strokes are thinner than `k` one way or the other,
+ * so a header fill stays apart from the grid rules that touch it.
+ */
+function solidMask(gray: GrayImage, t: number, k: number): BinaryImage {
+  const { width: w, height: h, data } = gray;
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; ) {
+      if (data[row + x] > t) {
+        x++;
+        continue;
+      }
+      const s = x;
+      while (x < w && data[row + x] <= t) x++;
+      if (x - s >= k) out.fill(1, row + s, row + x);
+    }
+  }
+  // Down each column: the length of the dark run a pixel is in, from a count going down and the
+  // run's total carried back up.
+  const run = new Uint16Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) if (data[row + x] <= t) run[row + x] = y > 0 ? Math.min(65535, run[row - w + x] + 1) : 1;
+  }
+  for (let y = h - 2; y >= 0; y--) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) if (run[row + x] && run[row + w + x]) run[row + x] = run[row + w + x];
+  }
+  for (let i = 0; i < out.length; i++) if (out[i] && run[i] < k) out[i] = 0;
+  return { data: out, width: w, height: h };
+}
+
+/** The dark fills of a grey page: solid dark components at least a cell in size, with the solid mask. */
+export function darkFills(gray: GrayImage, glyph: number): { fills: Component[]; solid: BinaryImage } {
+  const t = otsuThreshold(gray);
+  const solid = solidMask(gray, t, Math.max(3, Math.round(SOLID_GLYPHS * glyph)));
+  const fills = components(solid).filter((c) => {
+    const w = c.x1 - c.x0 + 1;
+    const h = c.y1 - c.y0 + 1;
+    return w >= MIN_WIDTH_GLYPHS * glyph && h >= MIN_HEIGHT_GLYPHS * glyph && c.pixels >= MIN_FILL_DENSITY * w * h;
+  });
+  return { fills, solid };
+}
+
+/**
+ * Rewrites the ink of each dark fill: inside the fill (its solid component and the holes it
+ * encloses, which are its text), a pixel is ink when it is light text — brighter than the fill's
+ * median level by `LIGHT_TEXT_STEP` of the way to white — and paper otherwise. Light areas that
+ * reach the edge of the fill's box (a white cell beside an L-shaped header) are outside it.
+ * Returns how many fills held text.
+ */
+export function invertFills(ink: BinaryImage, gray: GrayImage, found: { fills: Component[]; solid: BinaryImage }): number {
+  const { width: w, data } = gray;
+  const { fills, solid } = found;
+  const t = otsuThreshold(gray);
+  let done = 0;
+  for (const f of fills) {
+    const inside = fillRegion(solid, f);
+    const fw = f.x1 - f.x0 + 1;
+    const level = fillLevel(gray, f, t);
+    const light = level + LIGHT_TEXT_STEP * (255 - level);
+    let text = 0;
+    let area = 0;
+    for (let y = f.y0; y <= f.y1; y++) {
+      const row = y * w;
+      const at = (y - f.y0) * fw - f.x0;
+      for (let x = f.x0; x <= f.x1; x++) {
+        if (!inside[at + x]) continue;
+        area++;
+        if (data[row + x] >= light) text++;
+      }
+    }
+    if (text < MIN_TEXT_SHARE * area) continue;
+    for (let y = f.y0; y <= f.y1; y++) {
+      const row = y * w;
+      const at = (y - f.y0) * fw - f.x0;
+      for (let x = f.x0; x <= f.x1; x++) if (inside[at + x]) ink.data[row + x] = data[row + x] >= light ? 1 : 0;
+    }
+    done++;
+  }
+  return done;
+}
+
+/** 1 for each pixel of the fill's box that is in its solid component or in a hole that encloses. */
+function fillRegion(solid: BinaryImage, f: Component): Uint8Array {
+  const fw = f.x1 - f.x0 + 1;
+  const fh = f.y1 - f.y0 + 1;
+  // The fill's own solid pixels, flooded from its top row: solid specks of other components in
+  // its box (the junction of a bold "N" in a white cell beside it) are not part of it.
+  const inside = new Uint8Array(fw * fh);
+  const at = (x: number, y: number) => solid.data[(y + f.y0) * solid.width + x + f.x0];
+  const stack: number[] = [];
+  for (let x = 0; x < fw; x++) if (at(x, 0)) stack.push(x);
+  while (stack.length) {
+    const i = stack.pop()!;
+    if (inside[i]) continue;
+    inside[i] = 1;
+    const x = i % fw;
+    const y = (i - x) / fw;
+    if (x > 0 && !inside[i - 1] && at(x - 1, y)) stack.push(i - 1);
+    if (x < fw - 1 && !inside[i + 1] && at(x + 1, y)) stack.push(i + 1);
+    if (y > 0 && !inside[i - fw] && at(x, y - 1)) stack.push(i - fw);
+    if (y < fh - 1 && !inside[i + fw] && at(x, y + 1)) stack.push(i + fw);
+  }
+  const open = new Uint8Array(fw * fh);
+  for (let i = 0; i < open.length; i++) open[i] = inside[i] ? 0 : 1;
+  for (const hole of components({ data: open, width: fw, height: fh })) {
+    if (hole.x0 === 0 || hole.y0 === 0 || hole.x1 === fw - 1 || hole.y1 === fh - 1) continue;
+    for (let y = hole.y0; y <= hole.y1; y++) for (let x = hole.x0; x <= hole.x1; x++) if (open[y * fw + x]) inside[y * fw + x] = 1;
+  }
+  return inside;
+}
+
+/** Median grey of the dark pixels of a fill. */
+function fillLevel(gray: GrayImage, f: Component, t: number): number {
+  const hist = new Int32Array(256);
+  let n = 0;
+  for (let y = f.y0; y <= f.y1; y++) {
+    const row = y * gray.width;
+    for (let x = f.x0; x <= f.x1; x++) {
+      const v = gray.data[row + x];
+      if (v <= t) {
+        hist[v]++;
+        n++;
+      }
+    }
+  }
+  let seen = 0;
+  for (let v = 0; v < 256; v++) {
+    seen += hist[v];
+    if (seen * 2 >= n) return v;
+  }
+  return t;
+}
