@@ -2,7 +2,9 @@
  * Dark fills: header rows and cells printed white (or light) on a dark or saturated background —
  * a navy header row, an orange column head. Adaptive binarisation turns such a fill into a slab
  * of ink and loses the text in it. Here each fill is found on the grey page and binarised the
- * other way round: its light text becomes ink, the fill itself paper.
+ * other way round: its light text becomes ink, the fill itself paper. A solid dark region that
+ * reaches the image's edge is the surround of a photographed sheet (the desk beyond the paper,
+ * a scanner's black margin): its noise would read as stray letters, so its ink is cleared.
  */
 import { otsuThreshold, type BinaryImage, type GrayImage } from './gray.js';
 import { components, type Component } from './text-size.js';
@@ -55,16 +57,45 @@ function solidMask(gray: GrayImage, t: number, k: number): BinaryImage {
   return { data: out, width: w, height: h };
 }
 
-/** The dark fills of a grey page: solid dark components at least a cell in size, with the solid mask. */
-export function darkFills(gray: GrayImage, glyph: number): { fills: Component[]; solid: BinaryImage } {
+/** A solid region reaching the image's edge is the surround when it extends this many glyph heights. */
+const SURROUND_GLYPHS = 4;
+
+export interface DarkRegions {
+  /** Solid dark components at least a cell in size (header rows, filled cells). */
+  fills: Component[];
+  /** Solid dark components touching the image's edge, larger than a few glyphs. */
+  surrounds: Component[];
+  solid: BinaryImage;
+}
+
+/** The dark fills and surrounds of a grey page, with the solid mask they were found in. */
+export function darkFills(gray: GrayImage, glyph: number): DarkRegions {
   const t = otsuThreshold(gray);
   const solid = solidMask(gray, t, Math.max(3, Math.round(SOLID_GLYPHS * glyph)));
-  const fills = components(solid).filter((c) => {
+  const fills: Component[] = [];
+  const surrounds: Component[] = [];
+  for (const c of components(solid)) {
     const w = c.x1 - c.x0 + 1;
     const h = c.y1 - c.y0 + 1;
-    return w >= MIN_WIDTH_GLYPHS * glyph && h >= MIN_HEIGHT_GLYPHS * glyph && c.pixels >= MIN_FILL_DENSITY * w * h;
-  });
-  return { fills, solid };
+    const edge = c.x0 === 0 || c.y0 === 0 || c.x1 === gray.width - 1 || c.y1 === gray.height - 1;
+    if (edge && Math.max(w, h) >= SURROUND_GLYPHS * glyph) surrounds.push(c);
+    else if (w >= MIN_WIDTH_GLYPHS * glyph && h >= MIN_HEIGHT_GLYPHS * glyph && c.pixels >= MIN_FILL_DENSITY * w * h) fills.push(c);
+  }
+  return { fills, surrounds, solid };
+}
+
+/** Clears the ink on each surround's own pixels (not on the sheet it frames); returns how many. */
+export function clearSurrounds(ink: BinaryImage, found: DarkRegions): number {
+  for (const f of found.surrounds) {
+    const fw = f.x1 - f.x0 + 1;
+    const region = floodSolid(found.solid, f);
+    for (let y = f.y0; y <= f.y1; y++) {
+      const row = y * ink.width;
+      const at = (y - f.y0) * fw - f.x0;
+      for (let x = f.x0; x <= f.x1; x++) if (region[at + x]) ink.data[row + x] = 0;
+    }
+  }
+  return found.surrounds.length;
 }
 
 /**
@@ -72,9 +103,9 @@ export function darkFills(gray: GrayImage, glyph: number): { fills: Component[];
  * encloses, which are its text), a pixel is ink when it is light text — brighter than the fill's
  * median level by `LIGHT_TEXT_STEP` of the way to white — and paper otherwise. Light areas that
  * reach the edge of the fill's box (a white cell beside an L-shaped header) are outside it.
- * Returns how many fills held text.
+ * Returns how many fills it rewrote.
  */
-export function invertFills(ink: BinaryImage, gray: GrayImage, found: { fills: Component[]; solid: BinaryImage }): number {
+export function invertFills(ink: BinaryImage, gray: GrayImage, found: DarkRegions): number {
   const { width: w, data } = gray;
   const { fills, solid } = found;
   const t = otsuThreshold(gray);
@@ -106,12 +137,10 @@ export function invertFills(ink: BinaryImage, gray: GrayImage, found: { fills: C
   return done;
 }
 
-/** 1 for each pixel of the fill's box that is in its solid component or in a hole that encloses. */
-function fillRegion(solid: BinaryImage, f: Component): Uint8Array {
+/** 1 for each pixel of a solid component's box that belongs to it, flooded from its top row. */
+function floodSolid(solid: BinaryImage, f: Component): Uint8Array {
   const fw = f.x1 - f.x0 + 1;
   const fh = f.y1 - f.y0 + 1;
-  // The fill's own solid pixels, flooded from its top row: solid specks of other components in
-  // its box (the junction of a bold "N" in a white cell beside it) are not part of it.
   const inside = new Uint8Array(fw * fh);
   const at = (x: number, y: number) => solid.data[(y + f.y0) * solid.width + x + f.x0];
   const stack: number[] = [];
@@ -127,6 +156,18 @@ function fillRegion(solid: BinaryImage, f: Component): Uint8Array {
     if (y > 0 && !inside[i - fw] && at(x, y - 1)) stack.push(i - fw);
     if (y < fh - 1 && !inside[i + fw] && at(x, y + 1)) stack.push(i + fw);
   }
+  return inside;
+}
+
+/**
+ * 1 for each pixel of the fill's box that is in its solid component (solid specks of other
+ * components in its box, the junction of a bold "N" in a white cell beside it, are not) or in a
+ * hole that it encloses.
+ */
+function fillRegion(solid: BinaryImage, f: Component): Uint8Array {
+  const fw = f.x1 - f.x0 + 1;
+  const fh = f.y1 - f.y0 + 1;
+  const inside = floodSolid(solid, f);
   const open = new Uint8Array(fw * fh);
   for (let i = 0; i < open.length; i++) open[i] = inside[i] ? 0 : 1;
   for (const hole of components({ data: open, width: fw, height: fh })) {

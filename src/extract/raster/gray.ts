@@ -105,17 +105,25 @@ export function otsuThreshold(img: GrayImage): number {
   return bestT;
 }
 
+/** Ink for text is at most this far above Otsu's level: paper shading and sensor noise stay out. */
+export const TEXT_MARGIN = 40;
+/**
+ * Rules may be lighter (a light-grey grid, 204 on white, above the text ceiling): they are
+ * searched for as long straight runs, which noise and shading do not make.
+ */
+export const RULE_MARGIN = 100;
+
 /**
  * Adaptive binarisation (Bradley–Roth): a pixel is ink when it is darker than its neighbourhood
  * mean by `darker` (15 %) and below the global Otsu level plus a margin, so shaded photos and
  * grey cell backgrounds do not turn into ink. The window is 1/32 of the long side (≈ 100 px at
- * 3300 px, a few text heights).
+ * 3300 px, a few text heights). `margin` is how far above Otsu's level ink may be.
  */
-export function binarize(img: GrayImage, darker = 0.15): BinaryImage {
+export function binarize(img: GrayImage, darker = 0.15, margin = TEXT_MARGIN): BinaryImage {
   const { width: w, height: h, data } = img;
   const out = new Uint8Array(w * h);
   const otsu = otsuThreshold(img);
-  const ceiling = Math.min(250, otsu + 40);
+  const ceiling = Math.min(250, otsu + margin);
   const r = Math.max(4, Math.round(Math.max(w, h) / 64));
   // Column-wise running sums over rows keep memory at two rows of integers, not a full
   // integral image (a 3600×2500 page would need 36 MB of Uint32).

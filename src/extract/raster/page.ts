@@ -4,16 +4,18 @@
  * PDF pages without a text layer.
  */
 import type { ExtractOptions, PageLayout, Ruling, Word } from '../types.js';
-import { binarize, resizeGray, rotateGray, toPbm, toPgm, type GrayImage } from './gray.js';
+import { binarize, RULE_MARGIN, resizeGray, rotateGray, toPbm, toPgm, type GrayImage } from './gray.js';
 import { glyphBlobs, medianHeight, MAX_READABLE_GLYPH, MIN_READABLE_GLYPH, TARGET_GLYPH_HEIGHT, type Blob } from './text-size.js';
 import { estimateSkew } from './deskew.js';
-import { darkFills, invertFills } from './fills.js';
+import { clearSurrounds, darkFills, invertFills } from './fills.js';
+import { looksSideways, readsUnsure, turnGray, uprightTurn } from './orientation.js';
 import { eraseRulings, findRulings } from './rulings.js';
 import { recognizeJs } from './ocr-js.js';
 import { nativeAvailable, recognizeNative, recognizeNativeMany } from './ocr-native.js';
 import { addonAvailable, recognizeAddon, recognizeAddonMany } from './ocr-addon.js';
 import type { OcrWord } from './tsv.js';
 import { NOISE, secondLook } from './rescue.js';
+import { joinCjk } from './cjk.js';
 
 /**
  * Page segmentation: 3 (automatic) finds the column blocks of a table page and reads them in
@@ -40,10 +42,18 @@ export interface PageContext {
   height: number;
   /** Resolution of the working image in dots per inch (Tesseract's size heuristics use it). */
   dpi: number;
+  /** The page has been turned upright already: no orientation check. */
+  upright?: boolean;
+}
+
+/** The page turned clockwise by `turn`: width and height swap on a quarter turn. */
+function turned(ctx: PageContext, turn: number): PageContext {
+  const quarter = turn === 90 || turn === 270;
+  return { ...ctx, width: quarter ? ctx.height : ctx.width, height: quarter ? ctx.width : ctx.height, upright: true };
 }
 
 /** Timings of the last page, for the benchmark. */
-export const lastPageTimings = { binarizeMs: 0, deskewMs: 0, rulingsMs: 0, ocrMs: 0, rescueMs: 0, rescued: 0, fills: 0, skewDegrees: 0, glyphPx: 0, rescale: 1 };
+export const lastPageTimings = { binarizeMs: 0, deskewMs: 0, rulingsMs: 0, ocrMs: 0, rescueMs: 0, rescued: 0, fills: 0, turn: 0, skewDegrees: 0, glyphPx: 0, rescale: 1 };
 
 /** Enlarge at most this much: upscaling invents no detail and quadruples OCR's pixels at 2×. */
 const MAX_UPSCALE = 2.5;
@@ -107,12 +117,25 @@ function rescaleFactor(glyph: number | null, img: GrayImage): number {
 /** Turns a working-resolution grey page into a layout in output units. */
 export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: ExtractOptions): Promise<PageLayout> {
   let t = performance.now();
+  const page = img;
   // One binarisation and one labelling, redone only when the pixels are resampled or turned.
   let ink = binarize(img);
   let blobs: Blob[] | null = glyphBlobs(ink);
   let unitsScale = ctx.unitsScale;
   let dpi = ctx.dpi;
   const glyph = medianHeight(blobs);
+  // A page whose lines run down it is turned a quarter: OSD says which way, and the page is read
+  // upright (boxes are in the upright page's pixels).
+  const upright = async (): Promise<PageLayout | null> => {
+    const turn = await uprightTurn(toPbm(inkToGray(binarize(page))), ctx.dpi);
+    lastPageTimings.turn = turn;
+    return turn ? layoutFromGray(turnGray(page, turn), turned(ctx, turn), opts) : null;
+  };
+  lastPageTimings.turn = 0;
+  if (!ctx.upright && looksSideways(ink, glyph)) {
+    const done = await upright();
+    if (done) return done;
+  }
   let f = rescaleFactor(glyph, img);
   if (f !== 1) {
     const w = Math.max(1, Math.round(img.width * f));
@@ -138,10 +161,16 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   const t2 = performance.now();
   lastPageTimings.deskewMs = t2 - t1;
   lastPageTimings.skewDegrees = skew;
-  // Light text on dark fills (header rows, shaded cells) becomes ink, the fill paper.
-  if (invertFills(ink, img, darkFills(img, glyphNow)) > 0) blobs = null;
+  // Light text on dark fills (header rows, shaded cells) becomes ink, the fill paper; the dark
+  // surround of a photographed sheet holds no ink at all.
+  const fills = darkFills(img, glyphNow);
+  if (invertFills(ink, img, fills) + clearSurrounds(ink, fills) > 0) blobs = null;
   lastPageTimings.fills = performance.now() - t2;
-  const found = findRulings(ink, glyph ? glyphNow : null);
+  // Rules are searched in ink that may be lighter than text's (a light-grey grid).
+  const ruleInk = binarize(img, undefined, RULE_MARGIN);
+  invertFills(ruleInk, img, fills);
+  clearSurrounds(ruleInk, fills);
+  const found = findRulings(ruleInk, glyph ? glyphNow : null);
   // Tesseract gets our adaptive binarisation, not the grey page: its global Otsu threshold let
   // sensor noise through on photo-like pages and it dropped isolated one-digit quantities there
   // (2 of 3 on the stream-photo fixture); the clean ink image also OCRs ~25 % faster.
@@ -150,6 +179,11 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   t = performance.now();
   lastPageTimings.rulingsMs = t - t2;
   let ocr = await recognize(img, dpi, opts);
+  // Unsure words all over the page: it may be upside down.
+  if (!ctx.upright && readsUnsure(ocr.filter((w) => !NOISE.test(w.text)).map((w) => w.confidence))) {
+    const done = await upright();
+    if (done) return done;
+  }
   const t3 = performance.now();
   const second = await secondLook(img, blobs ?? glyphBlobs(ink), ocr, glyphNow, (crops, scale) => recognizeWords(crops, dpi * scale, opts));
   ocr = second.words;
@@ -159,7 +193,7 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
 
   const k = 1 / unitsScale;
   const words: Word[] = [];
-  for (const w of ocr) {
+  for (const w of joinCjk(ocr)) {
     if (NOISE.test(w.text) && w.confidence < 0.6) continue;
     words.push({
       text: w.text,
