@@ -9,6 +9,8 @@ import { ExtractError } from '../types.js';
 import type { GrayImage } from './gray.js';
 import { parseTsv, type OcrWord } from './tsv.js';
 import { ENGINE_PARAMETERS, type RecognizeOptions } from './ocr-js.js';
+import { missingLanguageError } from './languages.js';
+import { missingLanguages } from './ocr-native.js';
 
 interface AddonEngine {
   recognize(px: Uint8Array, w: number, h: number, dpi: number, psm: number, page: number, binary: boolean, deadlineMs?: number): Promise<string>;
@@ -85,7 +87,10 @@ export function addonVersion(): string | null {
 
 async function run(img: GrayImage, o: RecognizeOptions, page: number, binary: boolean): Promise<string> {
   const slot = slotFor(o.langs);
-  if (!slot) throw new ExtractError('extraction_failed', `the OCR addon is not built or has no language data for ${o.langs}`);
+  if (!slot) {
+    const missing = missingLanguages(o.langs);
+    throw missing.length ? missingLanguageError(missing) : new ExtractError('extraction_failed', `the OCR addon is not built, or cannot load ${o.langs}`);
+  }
   // One TessBaseAPI serves one recognition at a time.
   slot.busy++;
   const job = slot.queue.then(() => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ExtractError } from '../types.js';
 import { parseTsv, type OcrWord } from './tsv.js';
 import { ENGINE_PARAMETERS, type RecognizeOptions } from './ocr-js.js';
+import { missingLanguageError } from './languages.js';
 
 let installed: Set<string> | null | undefined;
 
@@ -22,6 +23,12 @@ export function nativeLanguages(): Set<string> | null {
   return installed;
 }
 
+/** The languages of `langs` (`eng+deu`) that the system's traineddata lacks (all of them without the program). */
+export function missingLanguages(langs: string): string[] {
+  const have = nativeLanguages();
+  return langs.split('+').filter((l) => !have?.has(l));
+}
+
 /** Whether `ocrEngine: 'native'` can run these languages here. */
 export function nativeAvailable(langs: string): boolean {
   const have = nativeLanguages();
@@ -30,9 +37,9 @@ export function nativeAvailable(langs: string): boolean {
 
 function checkLanguages(langs: string): void {
   const have = nativeLanguages();
-  if (have === null) throw new ExtractError('extraction_failed', 'ocr engine "native" needs the tesseract program, which is not installed');
+  if (have === null) throw new ExtractError('extraction_failed', 'ocr engine "native" needs the tesseract program, which is not installed (on Debian: apt-get install tesseract-ocr)');
   const missing = langs.split('+').filter((l) => !have.has(l));
-  if (missing.length) throw new ExtractError('extraction_failed', `tesseract has no language data for ${missing.join(', ')}`);
+  if (missing.length) throw missingLanguageError(missing);
 }
 
 /** Recognises an image file (PBM/PGM/PNG bytes) with the `tesseract` program. */

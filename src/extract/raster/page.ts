@@ -11,7 +11,8 @@ import { clearSurrounds, darkFills, invertFills } from './fills.js';
 import { looksSideways, readsUnsure, turnGray, uprightTurn } from './orientation.js';
 import { eraseRulings, findRulings } from './rulings.js';
 import { recognizeJs } from './ocr-js.js';
-import { nativeAvailable, recognizeNative, recognizeNativeMany } from './ocr-native.js';
+import { missingLanguages, nativeAvailable, nativeLanguages, recognizeNative, recognizeNativeMany } from './ocr-native.js';
+import { missingLanguageError } from './languages.js';
 import { addonAvailable, recognizeAddon, recognizeAddonMany } from './ocr-addon.js';
 import type { OcrWord } from './tsv.js';
 import { NOISE, secondLook } from './rescue.js';
@@ -80,7 +81,12 @@ function readerFor(opts: ExtractOptions): Reader {
   const e = opts.ocrEngine;
   if (e === 'js') return 'js';
   if (e !== 'program' && addonAvailable(opts.ocrLangs)) return 'addon';
-  if (e === 'auto' && !nativeAvailable(opts.ocrLangs)) return 'js';
+  if (e === 'auto' && !nativeAvailable(opts.ocrLangs)) {
+    // tesseract.js bundles English only: other languages come from Debian's packages.
+    const missing = missingLanguages(opts.ocrLangs).filter((l) => l !== 'eng');
+    if (missing.length && nativeLanguages() !== null) throw missingLanguageError(missing);
+    return 'js';
+  }
   // `native` without the addon and `program`: the program, which says what is missing.
   return 'program';
 }

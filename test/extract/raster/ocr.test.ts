@@ -9,6 +9,7 @@ import { languageDir } from '../../../src/extract/raster/ocr-js.js';
 import { recognizeNativeMany } from '../../../src/extract/raster/ocr-native.js';
 import { cropFor } from '../../../src/extract/raster/rescue.js';
 import { toPgm } from '../../../src/extract/raster/gray.js';
+import { debianPackage } from '../../../src/extract/raster/languages.js';
 import { scannedPagePng } from '../../e2e/fixtures.js';
 import { extractDocument } from '../../../src/extract/index.js';
 import { DEFAULT_EXTRACT_OPTIONS, ExtractError } from '../../../src/extract/types.js';
@@ -159,11 +160,24 @@ describe('OCR', () => {
     }
   });
 
-  it('refuses a language whose traineddata is not installed, with a clear message', async () => {
-    const err = await extractImagePages(photo, 'image/jpeg', { ...DEFAULT_EXTRACT_OPTIONS, ocrLangs: 'eng+xyz' }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ExtractError);
-    expect((err as ExtractError).code).toBe('extraction_failed');
-    expect((err as ExtractError).message).toMatch(/not installed: xyz/);
+  it('refuses a language whose traineddata is not installed, naming the Debian package, on every engine', async () => {
+    // Ukrainian: a real Tesseract language that .ci/run does not install.
+    const engines = ['auto', ...(nativeAvailable('eng') ? (['native', 'program'] as const) : [])] as const;
+    for (const ocrEngine of engines) {
+      const err = await extractImagePages(photo, 'image/jpeg', { ...DEFAULT_EXTRACT_OPTIONS, ocrLangs: 'eng+ukr', ocrEngine }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ExtractError);
+      expect((err as ExtractError).code).toBe('extraction_failed');
+      expect((err as ExtractError).message).toMatch(nativeAvailable('eng') ? /not installed: ukr \(on Debian: apt-get install tesseract-ocr-ukr/ : /not installed: ukr/);
+    }
+    expect(debianPackage('chi_sim')).toBe('tesseract-ocr-chi-sim');
+  });
+
+  it.skipIf(!nativeAvailable('eng+deu'))('reads eng+deu on the addon and the program engines', { timeout: 120_000 }, async () => {
+    const page = readFileSync(`${FIX}/de-invoice.png`);
+    for (const ocrEngine of [...(addonAvailable('eng+deu') ? (['native'] as const) : []), 'program'] as const) {
+      const res = await extractDocument(page, { ocrLangs: 'eng+deu', ocrEngine });
+      expect(res.line_items.map((i) => i.amount)).toEqual([94, 179.8, 123.75]);
+    }
   });
 
   it('a PDF page without a text layer is rendered, OCRed and returned in PDF points', { timeout: 180_000 }, async () => {

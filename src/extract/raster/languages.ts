@@ -1,0 +1,19 @@
+/**
+ * OCR languages on this machine. libtesseract (the addon) and the `tesseract` program read
+ * Debian's traineddata (`tesseract-ocr-<lang>` packages); a document asking for one that is not
+ * installed fails with the package to install, not with the engine's own words.
+ */
+import { ExtractError } from '../types.js';
+
+/** Debian's package for a Tesseract language code: `chi_sim` → `tesseract-ocr-chi-sim`. */
+export function debianPackage(lang: string): string {
+  return `tesseract-ocr-${lang.toLowerCase().replace(/_/g, '-')}`;
+}
+
+/** The error for languages that are not installed, naming the Debian packages. */
+export function missingLanguageError(missing: string[]): ExtractError {
+  return new ExtractError(
+    'extraction_failed',
+    `OCR language data not installed: ${missing.join(', ')} (on Debian: apt-get install ${missing.map(debianPackage).join(' ')}; or change TABLEMILL_OCR_LANGS)`,
+  );
+}
