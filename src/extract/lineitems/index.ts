@@ -3,6 +3,7 @@
  * item table (and its continuations on later pages), map its columns, read its numbers with the
  * document's decimal convention, fold wrapped descriptions, and keep summary rows out of the items.
  */
+import { flagLowConfidence } from './confidence.js';
 import type { LineItem, PageLayout, Table, Totals } from '../types.js';
 import { mapColumns, type ColumnMap } from './columns.js';
 import { rowPage, toGrid, type Grid } from './grid.js';
@@ -68,6 +69,7 @@ export function extractLineItems(tables: Table[], pages: PageLayout[]): LineItem
     items.map((i) => i.amount),
     currency,
   );
+  flagLowConfidence(items, tables);
   return { line_items: items, totals };
 }
 
