@@ -203,9 +203,7 @@ export async function main(): Promise<void> {
     add(file, inv, note, 1, 'eng', known);
   };
   await colour('colour-text.png', c, { text: '#f07c00', numbers: '#1f4fbf' }, 'ruled table, orange descriptions and blue numbers on white');
-  await colour('light-grey-table.png', a, { text: '#a6a6a6', numbers: '#a6a6a6', headerText: '#a6a6a6', rule: '#cccccc' }, 'the whole table in light grey (text 166, rules 204)', [
-    { part: 'items', engine: 'js', why: 'tesseract.js does not read the lone thin-stroked quantity "2", page or crop' },
-  ]);
+  await colour('light-grey-table.png', a, { text: '#a6a6a6', numbers: '#a6a6a6', headerText: '#a6a6a6', rule: '#cccccc' }, 'the whole table in light grey (text 166, rules 204)');
   await colour('navy-header.png', b, { headerFill: '#1f2a5a', headerText: 'white' }, 'unruled table under a white-on-navy header row');
   await colour('zebra-rows.png', a, { zebra: '#dfe6ee', headerFill: '#c9d3df' }, 'unruled table with zebra rows and a shaded header');
 
@@ -234,9 +232,7 @@ export async function main(): Promise<void> {
   await lang('es-invoice.png', eInv, { labels: es, money: euro }, 'spa', 'Spanish invoice, unruled, 1.234,56');
   const yen = (n: number) => `¥${n.toLocaleString('en-US')}`;
   const jInv = invoice('ja', 'INV-0031', true, [item('コピー用紙 A4', 4, 2350), item('トナー 黒', 2, 8990), item('デスクライト', 3, 4120)], 0.1);
-  await lang('ja-invoice.png', jInv, { labels: ja, money: yen, font: 'Noto Sans CJK JP' }, 'jpn+eng', 'Japanese invoice, ruled, ¥ without decimals', [
-    { part: 'totals', why: 'at 150 dpi 小計 reads as 小財 and ¥3,974 as 43,974, so subtotal and tax are wrong' },
-  ]);
+  await lang('ja-invoice.png', jInv, { labels: ja, money: yen, font: 'Noto Sans CJK JP' }, 'jpn+eng', 'Japanese invoice, ruled, ¥ without decimals');
 
   writeFileSync(join(OUT, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   console.log(`wrote ${manifest.length} fixtures to ${OUT}`);

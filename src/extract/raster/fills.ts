@@ -63,7 +63,10 @@ const SURROUND_GLYPHS = 4;
 export interface DarkRegions {
   /** Solid dark components at least a cell in size (header rows, filled cells). */
   fills: Component[];
-  /** Solid dark components touching the image's edge, larger than a few glyphs. */
+  /**
+   * Solid dark components touching the image's edge, larger than a few glyphs, that are not
+   * fills (a frame round the sheet); a fill at the edge with no light text joins them.
+   */
   surrounds: Component[];
   solid: BinaryImage;
 }
@@ -78,8 +81,8 @@ export function darkFills(gray: GrayImage, glyph: number): DarkRegions {
     const w = c.x1 - c.x0 + 1;
     const h = c.y1 - c.y0 + 1;
     const edge = c.x0 === 0 || c.y0 === 0 || c.x1 === gray.width - 1 || c.y1 === gray.height - 1;
-    if (edge && Math.max(w, h) >= SURROUND_GLYPHS * glyph) surrounds.push(c);
-    else if (w >= MIN_WIDTH_GLYPHS * glyph && h >= MIN_HEIGHT_GLYPHS * glyph && c.pixels >= MIN_FILL_DENSITY * w * h) fills.push(c);
+    if (w >= MIN_WIDTH_GLYPHS * glyph && h >= MIN_HEIGHT_GLYPHS * glyph && c.pixels >= MIN_FILL_DENSITY * w * h) fills.push(c);
+    else if (edge && Math.max(w, h) >= SURROUND_GLYPHS * glyph) surrounds.push(c);
   }
   return { fills, surrounds, solid };
 }
@@ -126,7 +129,11 @@ export function invertFills(ink: BinaryImage, gray: GrayImage, found: DarkRegion
         if (data[row + x] >= light) text++;
       }
     }
-    if (text < MIN_TEXT_SHARE * area) continue;
+    if (text < MIN_TEXT_SHARE * area) {
+      // A textless fill at the image's edge is part of the surround.
+      if (f.x0 === 0 || f.y0 === 0 || f.x1 === w - 1 || f.y1 === gray.height - 1) found.surrounds.push(f);
+      continue;
+    }
     for (let y = f.y0; y <= f.y1; y++) {
       const row = y * w;
       const at = (y - f.y0) * fw - f.x0;

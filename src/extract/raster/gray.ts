@@ -105,13 +105,14 @@ export function otsuThreshold(img: GrayImage): number {
   return bestT;
 }
 
-/** Ink for text is at most this far above Otsu's level: paper shading and sensor noise stay out. */
-export const TEXT_MARGIN = 40;
 /**
- * Rules may be lighter (a light-grey grid, 204 on white, above the text ceiling): they are
- * searched for as long straight runs, which noise and shading do not make.
+ * Ink is at most this far above Otsu's level. At 40 the ceiling cut the anti-aliased edge of
+ * every stroke on white pages: decimal points shrank to 2×2 dots that Tesseract dropped ("0.9"
+ * read "09"), light-grey text and rules (166 and 204 on white) vanished. Paper shading and sensor
+ * noise are kept out by the local test (15 % darker than the neighbourhood) and by the surround
+ * clearing of photos (fills.ts), not by this ceiling.
  */
-export const RULE_MARGIN = 100;
+export const INK_MARGIN = 100;
 
 /**
  * Adaptive binarisation (Bradley–Roth): a pixel is ink when it is darker than its neighbourhood
@@ -119,7 +120,7 @@ export const RULE_MARGIN = 100;
  * grey cell backgrounds do not turn into ink. The window is 1/32 of the long side (≈ 100 px at
  * 3300 px, a few text heights). `margin` is how far above Otsu's level ink may be.
  */
-export function binarize(img: GrayImage, darker = 0.15, margin = TEXT_MARGIN): BinaryImage {
+export function binarize(img: GrayImage, darker = 0.15, margin = INK_MARGIN): BinaryImage {
   const { width: w, height: h, data } = img;
   const out = new Uint8Array(w * h);
   const otsu = otsuThreshold(img);

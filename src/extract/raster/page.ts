@@ -4,7 +4,7 @@
  * PDF pages without a text layer.
  */
 import type { ExtractOptions, PageLayout, Ruling, Word } from '../types.js';
-import { binarize, RULE_MARGIN, resizeGray, rotateGray, toPbm, toPgm, type GrayImage } from './gray.js';
+import { binarize, resizeGray, rotateGray, toPbm, toPgm, type GrayImage } from './gray.js';
 import { glyphBlobs, medianHeight, MAX_READABLE_GLYPH, MIN_READABLE_GLYPH, TARGET_GLYPH_HEIGHT, type Blob } from './text-size.js';
 import { estimateSkew } from './deskew.js';
 import { clearSurrounds, darkFills, invertFills } from './fills.js';
@@ -172,11 +172,7 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   const fills = darkFills(img, glyphNow);
   if (invertFills(ink, img, fills) + clearSurrounds(ink, fills) > 0) blobs = null;
   lastPageTimings.fills = performance.now() - t2;
-  // Rules are searched in ink that may be lighter than text's (a light-grey grid).
-  const ruleInk = binarize(img, undefined, RULE_MARGIN);
-  invertFills(ruleInk, img, fills);
-  clearSurrounds(ruleInk, fills);
-  const found = findRulings(ruleInk, glyph ? glyphNow : null);
+  const found = findRulings(ink, glyph ? glyphNow : null);
   // Tesseract gets our adaptive binarisation, not the grey page: its global Otsu threshold let
   // sensor noise through on photo-like pages and it dropped isolated one-digit quantities there
   // (2 of 3 on the stream-photo fixture); the clean ink image also OCRs ~25 % faster.
