@@ -17,6 +17,8 @@ import { addonAvailable, recognizeAddon, recognizeAddonMany } from './ocr-addon.
 import type { OcrWord } from './tsv.js';
 import { NOISE, secondLook } from './rescue.js';
 import { joinCjk } from './cjk.js';
+import { restoreMarks } from './marks.js';
+import { components } from './text-size.js';
 
 /**
  * Page segmentation: 3 (automatic) finds the column blocks of a table page and reads them in
@@ -189,6 +191,10 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   const t3 = performance.now();
   const second = await secondLook(img, blobs ?? glyphBlobs(ink), ocr, glyphNow, (crops, scale) => recognizeWords(crops, dpi * scale, opts));
   ocr = second.words;
+  // Decimal points the recogniser dropped, from the ink OCR read (rulings erased).
+  const read = new Uint8Array(img.data.length);
+  for (let i = 0; i < read.length; i++) read[i] = img.data[i] < 128 ? 1 : 0;
+  ocr = restoreMarks(ocr, components({ data: read, width: img.width, height: img.height }));
   lastPageTimings.rescued = second.crops;
   lastPageTimings.ocrMs = performance.now() - t;
   lastPageTimings.rescueMs = performance.now() - t3;

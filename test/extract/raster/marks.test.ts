@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { restoreMarks } from '../../../src/extract/raster/marks.js';
+import type { OcrWord } from '../../../src/extract/raster/tsv.js';
+import type { Component } from '../../../src/extract/raster/text-size.js';
+
+const word = (text: string, x0: number, x1: number): OcrWord => ({ text, x0, y0: 100, x1, y1: 120, confidence: 0.9, lineHeight: 20, image: 1 });
+const comp = (x0: number, y0: number, x1: number, y1: number): Component => ({ x0, y0, x1, y1, pixels: (x1 - x0 + 1) * (y1 - y0 + 1) });
+// Two 20 px digits at 100–111 and 118–129 on a baseline at y 119.
+const digits = [comp(100, 100, 111, 119), comp(118, 100, 129, 119)];
+
+describe('decimal marks the recogniser dropped', () => {
+  it('puts back a point that sits on the baseline between two digits', () => {
+    expect(restoreMarks([word('79', 100, 130)], [...digits, comp(113, 116, 115, 119)])[0].text).toBe('7.9');
+  });
+  it('puts back a comma where the mark reaches below the digits', () => {
+    expect(restoreMarks([word('79', 100, 130)], [...digits, comp(113, 116, 115, 124)])[0].text).toBe('7,9');
+  });
+  it('leaves a word alone without such a mark, with one already, with letters, or when the blobs do not match its digits', () => {
+    expect(restoreMarks([word('79', 100, 130)], digits)[0].text).toBe('79');
+    // A blob at mid-height is a hyphen or noise, not a decimal point.
+    expect(restoreMarks([word('79', 100, 130)], [...digits, comp(113, 108, 115, 110)])[0].text).toBe('79');
+    expect(restoreMarks([word('7.9', 100, 130)], [...digits, comp(113, 116, 115, 119)])[0].text).toBe('7.9');
+    expect(restoreMarks([word('ab', 100, 130)], [...digits, comp(113, 116, 115, 119)])[0].text).toBe('ab');
+    expect(restoreMarks([word('791', 100, 130)], [...digits, comp(113, 116, 115, 119)])[0].text).toBe('791');
+  });
+});
