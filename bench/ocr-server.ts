@@ -5,7 +5,7 @@
  * OMP_THREAD_LIMIT unless the user set one, so that what the pool arranges for its threads is
  * measured, not what the benchmark's main thread already loaded. One process for the whole run,
  * so its pages interleave with the other contenders' and it warms up once, as a server does.
- * Protocol: the parent sends a file path, the child answers { ms } or { error }.
+ * Protocol: the parent sends a file path, the child answers { ms, rssMb } (its peak RSS so far) or { error }.
  */
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +23,9 @@ process.on('message', (file: string) => {
     const t = performance.now();
     const out = await pool.extract(bytes);
     const ms = performance.now() - t;
-    send(out.status === 'succeeded' ? { ms } : { error: `${file}: ${out.error.code}: ${out.error.message}` });
+    // Peak RSS of this process: one extraction thread and the process around it.
+    const rssMb = process.resourceUsage().maxRSS / 1024;
+    send(out.status === 'succeeded' ? { ms, rssMb } : { error: `${file}: ${out.error.code}: ${out.error.message}` });
   });
 });
 process.on('disconnect', () => void queue.then(() => pool.close()));

@@ -63,14 +63,18 @@ async function runOurs(file: string, opts: ExtractOptions): Promise<{ ms: number
 }
 
 /** The server's path in a process of its own (bench/ocr-server.ts): extract(file) → ms. */
-async function startServer(): Promise<{ extract(file: string): Promise<number>; stop(): void }> {
+async function startServer(): Promise<{ extract(file: string): Promise<number>; stop(): void; peakRssMb(): number }> {
   const env = { ...process.env };
   if (USER_OMP_LIMIT === undefined) delete env.OMP_THREAD_LIMIT;
   else env.OMP_THREAD_LIMIT = USER_OMP_LIMIT;
   const child = fork(join(ROOT, 'bin/run-ts.js'), [join(ROOT, 'bench/ocr-server.ts')], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  let waiting: ((m: { ms?: number; error?: string; ready?: boolean }) => void) | null = null;
-  const next = () => new Promise<{ ms?: number; error?: string; ready?: boolean }>((resolve) => (waiting = resolve));
-  child.on('message', (m: { ms?: number; error?: string; ready?: boolean }) => waiting?.(m));
+  let waiting: ((m: { ms?: number; rssMb?: number; error?: string; ready?: boolean }) => void) | null = null;
+  let peak = 0;
+  const next = () => new Promise<{ ms?: number; rssMb?: number; error?: string; ready?: boolean }>((resolve) => (waiting = resolve));
+  child.on('message', (m: { ms?: number; rssMb?: number; error?: string; ready?: boolean }) => {
+    if (m.rssMb) peak = Math.max(peak, m.rssMb);
+    waiting?.(m);
+  });
   child.on('exit', (code) => waiting?.({ error: `bench/ocr-server.ts exited with ${code}` }));
   const hello = await next();
   if (!hello.ready) throw new Error(hello.error ?? 'bench/ocr-server.ts did not start');
@@ -83,6 +87,7 @@ async function startServer(): Promise<{ extract(file: string): Promise<number>; 
       return m.ms;
     },
     stop: () => child.disconnect(),
+    peakRssMb: () => peak,
   };
 }
 
@@ -164,7 +169,7 @@ export async function run(args: string[]): Promise<void> {
         `whole set: tesseract ${(sum('native') / 1000).toFixed(1)} s, ours(native) ${(sum('ourNative') / 1000).toFixed(1)} s: ${(sum('native') / sum('ourNative')).toFixed(2)}x, ours(server) ${(sum('server') / 1000).toFixed(1)} s: ${(sum('native') / sum('server')).toFixed(2)}x`,
       );
     } else console.log('tesseract program not installed: no native peer');
-    console.log(`peak RSS of this process (ours, all pages): ${peakRssMb.toFixed(0)} MB`);
+    console.log(`peak RSS of this process (ours, all pages): ${peakRssMb.toFixed(0)} MB; of the server's process (one extraction thread): ${server?.peakRssMb().toFixed(0) ?? '-'} MB`);
   } finally {
     server?.stop();
     await closeOcr();
