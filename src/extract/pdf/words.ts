@@ -18,6 +18,46 @@ const DESCENT = 0.2;
 /** Width of a space (× font size) when splitting a run into words; Helvetica's is 0.278 em. */
 const SPACE_EM = 0.28;
 
+/**
+ * Fake bold draws each glyph (or each run) twice a fraction of a point apart, and pdf.js merges
+ * the copies with their neighbours into runs that overlap ("A", "Am", "mo", …). A run starting
+ * more than this (× font size) before the previous run on its baseline ends overlaps it.
+ */
+const OVERLAP_EM = 0.1;
+
+/**
+ * `item` without the characters that repeat the tail of `prev` where the two runs overlap on one
+ * baseline (a glyph drawn twice); null when nothing is left. Runs that overlap with different
+ * text (a strike-through, an accent) stay as they are.
+ */
+function withoutOverstrike(prev: TextItem | null, item: TextItem): TextItem | null {
+  if (!prev || !prev.str || !item.str) return item;
+  const [a, b, c, d, e, f] = item.transform as Matrix;
+  const [pa, pb, , , pe, pf] = prev.transform as Matrix;
+  const adv = Math.hypot(a, b), size = Math.hypot(c, d);
+  if (!(adv > 0) || !(size > 0) || Math.abs(pa * b - pb * a) > 1e-3 * adv * Math.hypot(pa, pb)) return item;
+  const ux = a / adv, uy = b / adv;
+  // Along the writing direction: where prev ends, relative to where item starts; and the offset across.
+  const endX = pe + ux * prev.width, endY = pf + uy * prev.width;
+  const overlap = (endX - e) * ux + (endY - f) * uy;
+  const across = (pe - e) * -uy + (pf - f) * ux;
+  if (Math.abs(across) > OVERLAP_EM * size || overlap <= OVERLAP_EM * size || overlap > prev.width + OVERLAP_EM * size) return item;
+  const chars = [...item.str], before = [...prev.str];
+  const glyphW = item.width / chars.length;
+  const guess = Math.round(overlap / glyphW);
+  for (let k = Math.min(chars.length, before.length, guess + 1); k >= Math.max(1, guess - 1); k--) {
+    if (before.slice(before.length - k).join('') !== chars.slice(0, k).join('')) continue;
+    if (k === chars.length) return null;
+    // The copies end where prev ends: the rest of the run starts there. A narrow glyph's copy
+    // lands inside the same run as the glyph ("ll" for one "l"): in a run drawn twice, each
+    // repeat of a character is halved.
+    const cut = Math.min(overlap, item.width * (1 - 0.5 / chars.length));
+    const rest = chars.slice(k).join('').replace(/(.)\1+/gu, (m) => m.slice(0, Math.ceil(m.length / 2)));
+    return { ...item, str: rest, width: item.width - cut, transform: [a, b, c, d, e + ux * cut, f + uy * cut] };
+  }
+  return item;
+}
+
 function apply(m: Matrix, x: number, y: number): [number, number] {
   return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
 }
@@ -97,9 +137,13 @@ export async function pageWords(page: PDFPageProxy): Promise<Word[]> {
   const content = await page.getTextContent({ includeMarkedContent: false, disableNormalization: false });
   const words: Piece[] = [];
   let open: Piece | null = null; // the word a touching run may extend
+  let prev: TextItem | null = null; // the last run as drawn
   for (const raw of content.items) {
     if (!('str' in raw)) continue;
-    const item = raw as TextItem;
+    const drawn = raw as TextItem;
+    const item = withoutOverstrike(prev, drawn);
+    prev = drawn;
+    if (!item) continue;
     const pieces = piecesOf(item, vp);
     if (pieces.length === 0) {
       if (/\s/.test(item.str) || item.hasEOL) open = null;
