@@ -6,7 +6,7 @@
  */
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
-import type { Word } from '../types.js';
+import type { Rotation, Word } from '../types.js';
 
 type Matrix = [number, number, number, number, number, number];
 
@@ -58,6 +58,11 @@ function withoutOverstrike(prev: TextItem | null, item: TextItem): TextItem | nu
   return item;
 }
 
+/** Position along the writing direction of text turned by `rotation` (grows as the text advances). */
+function along([x, y]: [number, number], rotation: Rotation): number {
+  return rotation === 0 ? x : rotation === 90 ? y : rotation === 180 ? -x : -y;
+}
+
 function apply(m: Matrix, x: number, y: number): [number, number] {
   return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
 }
@@ -69,11 +74,12 @@ interface Piece {
   x1: number;
   y1: number;
   size: number;
-  /** Baseline position across the writing direction and the advance direction (page units). */
+  /** Baseline position across the writing direction, and where the piece starts and ends along it (page units). */
   base: number;
   start: number;
   end: number;
   vertical: boolean;
+  rotation: Rotation;
 }
 
 /** Boxes of the whitespace-separated tokens of one run; glyph positions are interpolated (spaces at their usual width). */
@@ -107,15 +113,17 @@ function piecesOf(item: TextItem, vp: Matrix): Piece[] {
     const [bx, by] = apply(vp, e, f);
     const [dx, dy] = apply(vp, e + ux, f + uy);
     const vertical = Math.abs(dy - by) > Math.abs(dx - bx);
+    const rotation: Rotation = vertical ? (dy > by ? 90 : 270) : dx > bx ? 0 : 180;
     const p0 = apply(vp, e + ux * t0, f + uy * t0), p1 = apply(vp, e + ux * t1, f + uy * t1);
     out.push({
       text: chars.slice(i, j).join(''),
       x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys),
       size,
       base: vertical ? bx : by,
-      start: vertical ? Math.min(p0[1], p1[1]) : Math.min(p0[0], p1[0]),
-      end: vertical ? Math.max(p0[1], p1[1]) : Math.max(p0[0], p1[0]),
+      start: along(p0, rotation),
+      end: along(p1, rotation),
       vertical,
+      rotation,
     });
     i = j;
   }
@@ -123,7 +131,7 @@ function piecesOf(item: TextItem, vp: Matrix): Piece[] {
 }
 
 function joinable(w: Piece, p: Piece): boolean {
-  if (w.vertical !== p.vertical) return false;
+  if (w.rotation !== p.rotation) return false;
   const size = Math.max(w.size, p.size);
   if (Math.abs(w.base - p.base) > 0.3 * size) return false;
   const gap = p.start - w.end;
@@ -165,5 +173,6 @@ export async function pageWords(page: PDFPageProxy): Promise<Word[]> {
   }
   return words.map((w) => ({
     text: w.text, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, size: w.size, confidence: null,
+    ...(w.rotation ? { rotation: w.rotation } : {}),
   }));
 }
