@@ -4,6 +4,7 @@
  */
 import type { BBox, PageLayout, Rotation, Table, Word } from '../types.js';
 import { turnBack, turnUpright } from './turn.js';
+import { withoutLeaders } from './leaders.js';
 import { mergeRulings } from './rulings.js';
 import { latticeTables } from './lattice.js';
 import { textLines } from './lines.js';
@@ -17,7 +18,8 @@ const inside = (w: Word, b: BBox) => {
   return cx >= b[0] && cx <= b[2] && cy >= b[1] && cy <= b[3];
 };
 
-const rotated = (w: Word) => w.text.length >= 2 && w.y1 - w.y0 > 1.5 * (w.x1 - w.x0);
+/** An OCR word taller than wide is turned text; a text layer says its words' rotation (and narrow boxes are only estimates). */
+const rotated = (w: Word) => w.confidence !== null && w.text.length >= 2 && w.y1 - w.y0 > 1.5 * (w.x1 - w.x0);
 
 /** Fewer words than this turned one way are labels (an axis title), not a table. */
 const MIN_TURNED_WORDS = 6;
@@ -39,6 +41,7 @@ export function detectTables(layout: PageLayout): Table[] {
 
 /** Tables of upright text: lattice grids first, then stream tables in the text they leave. */
 function uprightTables(layout: PageLayout): Table[] {
+  layout = { ...layout, words: withoutLeaders(layout.words) };
   const rulings = mergeRulings(layout.rulings);
   const lattice = latticeTables(layout.page, rulings, layout.words);
   // Rotated words (axis titles of charts, vertical column labels) are not rows of a stream table.

@@ -81,7 +81,10 @@ function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
       const gap = row.y0 - prev.y1;
       const noNumbers = row.cells.every((c) => !numeric.has(c.col) || c.span > 1) && row.cells.every((c) => !isNumeric(textOf(c)));
       const continues = row.cells.every((c) => prev.cells.some((p) => p.col === c.col && p.span === c.span));
-      if (noNumbers && continues && gap <= typical + 0.2 * row.size) {
+      // A header cell of two lines ("Amount / 2025") is set tighter than the rows below it: its
+      // second line continues it even when it reads as a number.
+      const headerLine = out.length === 1 && !prev.cells.some((c) => isNumeric(textOf(c))) && gap < typical - 0.25 * row.size;
+      if (continues && (headerLine || (noNumbers && gap <= typical + 0.2 * row.size))) {
         for (const c of row.cells) prev.cells.find((p) => p.col === c.col && p.span === c.span)!.words.push(...c.words);
         prev.y1 = Math.max(prev.y1, row.y1);
         continue;

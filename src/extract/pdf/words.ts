@@ -93,11 +93,14 @@ function piecesOf(item: TextItem, vp: Matrix): Piece[] {
   const width = item.width;
   // Glyph widths are unknown here; a space is ~0.28 em in common fonts and narrower than the
   // average glyph, so giving it the average width would make every space look like a column gap.
-  const spaces = chars.filter((ch) => /\s/.test(ch)).length;
+  // Full stops and commas are as narrow (0.25–0.28 em): a label followed by a dot leader would
+  // otherwise be squeezed to a fraction of its width.
+  const narrow = (ch: string) => /[\s.,]/.test(ch);
+  const spaces = chars.filter(narrow).length;
   const spaceW = Math.min(SPACE_EM * size, width / chars.length);
   const glyphW = chars.length > spaces ? (width - spaces * spaceW) / (chars.length - spaces) : spaceW;
   const at: number[] = [0];
-  for (const ch of chars) at.push(at[at.length - 1] + (/\s/.test(ch) ? spaceW : glyphW));
+  for (const ch of chars) at.push(at[at.length - 1] + (narrow(ch) ? spaceW : glyphW));
   const out: Piece[] = [];
   let i = 0;
   while (i < chars.length) {
