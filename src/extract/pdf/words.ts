@@ -7,6 +7,7 @@
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import type { Rotation, Word } from '../types.js';
+import { relativeWidth } from './glyph-widths.js';
 
 type Matrix = [number, number, number, number, number, number];
 
@@ -15,8 +16,6 @@ const JOIN_GAP_EM = 0.12;
 /** Glyph box above / below the baseline (× font size); typical Latin font metrics. */
 const ASCENT = 0.8;
 const DESCENT = 0.2;
-/** Width of a space (× font size) when splitting a run into words; Helvetica's is 0.278 em. */
-const SPACE_EM = 0.28;
 
 /**
  * Fake bold draws each glyph (or each run) twice a fraction of a point apart, and pdf.js merges
@@ -91,16 +90,11 @@ function piecesOf(item: TextItem, vp: Matrix): Piece[] {
   const ux = a / adv, uy = b / adv, vx = c / size, vy = d / size;
   const chars = [...item.str];
   const width = item.width;
-  // Glyph widths are unknown here; a space is ~0.28 em in common fonts and narrower than the
-  // average glyph, so giving it the average width would make every space look like a column gap.
-  // Full stops and commas are as narrow (0.25–0.28 em): a label followed by a dot leader would
-  // otherwise be squeezed to a fraction of its width.
-  const narrow = (ch: string) => /[\s.,]/.test(ch);
-  const spaces = chars.filter(narrow).length;
-  const spaceW = Math.min(SPACE_EM * size, width / chars.length);
-  const glyphW = chars.length > spaces ? (width - spaces * spaceW) / (chars.length - spaces) : spaceW;
+  // Glyph widths are unknown here: the run's advance is spread in typical proportions.
+  const rel = chars.map(relativeWidth);
+  const scale = width / rel.reduce((x, y) => x + y, 0);
   const at: number[] = [0];
-  for (const ch of chars) at.push(at[at.length - 1] + (narrow(ch) ? spaceW : glyphW));
+  for (const r of rel) at.push(at[at.length - 1] + r * scale);
   const out: Piece[] = [];
   let i = 0;
   while (i < chars.length) {
