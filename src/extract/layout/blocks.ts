@@ -5,9 +5,14 @@
  * spacing separates them.
  */
 import { median, type TextLine } from './lines.js';
+import { findColumns } from './columns.js';
 
 /** Lines further apart than this (× font size) belong to different blocks. */
 const BLOCK_GAP_EM = 1.6;
+/** Blocks this close (× font size: two blank rows) may be one table cut at blank rows. */
+const BLANK_ROWS_EM = 5;
+/** Column edges of two blocks of one table agree within this (× font size). */
+const EDGE_EM = 1;
 /** A single-chunk line wider than this share of the text body is prose, which ends a block. */
 const PROSE_SHARE = 0.55;
 
@@ -30,7 +35,31 @@ export function tableBlocks(lines: TextLine[]): TextLine[][] {
     cur.push(l);
   }
   flush();
-  return blocks;
+  return joinBlankRows(blocks, lines);
+}
+
+/**
+ * One table cut in pieces at blank rows: neighbouring blocks with nothing between them, close
+ * enough, whose columns are those of their union, are one block.
+ */
+function joinBlankRows(blocks: TextLine[][], lines: TextLine[]): TextLine[][] {
+  const out: TextLine[][] = [];
+  for (const b of blocks) {
+    const a = out[out.length - 1];
+    if (a && sameTable(a, b, lines)) out[out.length - 1] = [...a, ...b];
+    else out.push(b);
+  }
+  return out;
+}
+
+function sameTable(a: TextLine[], b: TextLine[], lines: TextLine[]): boolean {
+  const last = a[a.length - 1], first = b[0];
+  const size = median([...a, ...b].map((l) => l.size));
+  if (first.y0 - last.y1 > BLANK_ROWS_EM * size) return false;
+  if (lines.some((l) => l.y0 >= last.y1 && l.y1 <= first.y0)) return false;
+  const ca = findColumns(a, size), cb = findColumns(b, size), cu = findColumns([...a, ...b], size);
+  if (cu.length < 2 || ca.length !== cu.length || cb.length !== cu.length) return false;
+  return cu.every(([x0], i) => Math.abs(ca[i][0] - x0) <= EDGE_EM * size && Math.abs(cb[i][0] - x0) <= EDGE_EM * size);
 }
 
 /** Drops leading / trailing single-chunk lines set apart by more than the block's row spacing. */
