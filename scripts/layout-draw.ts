@@ -60,43 +60,27 @@ function columnWidths(t: TableSpec, font: PDFFont): number[] {
   return w;
 }
 
-/**
- * Draws `t` with its frame's top-left corner at (x0, top) in top-left page coordinates of the
- * turned frame; returns the frame's width and height (along the text and down the rows).
- */
-export function drawTable(page: PDFPage, font: PDFFont, t: TableSpec, x0: number, top: number): { width: number; height: number } {
-  const H = page.getHeight();
-  const turn = t.turn ?? 0;
-  // Frame point (x, y) to PDF user space (y up).
-  const map = (x: number, y: number): [number, number] =>
-    turn === 0 ? [x0 + x, H - top - y] : turn === 90 ? [x0 + y, H - top + x] : [x0 - y, H - top - x];
+interface Plan {
+  /** Text to draw: its left end on the baseline, in frame coordinates. */
+  texts: { s: string; x: number; y: number }[];
+  lines: [number, number, number, number][];
+  width: number;
+  height: number;
+}
+
+/** Where every string and rule of `t` goes, in its own frame (x along the text, y down the rows). */
+function plan(font: PDFFont, t: TableSpec): Plan {
+  const texts: Plan['texts'] = [];
+  const lines: Plan['lines'] = [];
   const widths = columnWidths(t, font);
   const edges = [0];
   for (const w of widths) edges.push(edges[edges.length - 1] + w + t.gap);
   const pad = t.rules === 'grid' || t.rules === 'rows' ? t.gap / 2 : 0;
-  const colX = edges.map((e, i) => (i === 0 ? e : e - t.gap / 2));
+  // Inner rules run down the middle of the gaps.
+  const colX = edges.map((e) => e - t.gap / 2 + pad);
   const pitch = (t.pitch ?? 1.5) * t.size;
   const put = (s: string, x: number, yTop: number) => {
-    if (!s) return;
-    const draws = t.doubleDraw ? [0, t.doubleDraw] : [0];
-    if (t.doubleDraw) {
-      // Glyph by glyph, each twice: what producers that fake bold emit.
-      let cx = x;
-      for (const ch of s) {
-        for (const d of draws) {
-          const [px, py] = map(cx + d, yTop + 0.8 * t.size);
-          page.drawText(ch, { x: px, y: py, size: t.size, font, rotate: degrees(turn), color: rgb(0, 0, 0) });
-        }
-        cx += font.widthOfTextAtSize(ch, t.size);
-      }
-      return;
-    }
-    const [px, py] = map(x, yTop + 0.8 * t.size);
-    page.drawText(s, { x: px, y: py, size: t.size, font, rotate: degrees(turn), color: rgb(0, 0, 0) });
-  };
-  const line = (xa: number, ya: number, xb: number, yb: number) => {
-    const [ax, ay] = map(xa, ya), [bx, by] = map(xb, yb);
-    page.drawLine({ start: { x: ax, y: ay }, end: { x: bx, y: by }, thickness: 0.5 });
+    if (s) texts.push({ s, x, y: yTop + 0.8 * t.size });
   };
   const cellText = (s: string, c0: number, c1: number, y: number, align: 'l' | 'r' | 'c') => {
     s.split('\n').forEach((l, i) => {
@@ -111,14 +95,14 @@ export function drawTable(page: PDFPage, font: PDFFont, t: TableSpec, x0: number
   const rowTops: number[] = [];
   for (const row of t.header) {
     rowTops.push(y - pad);
-    let c = 0, lines = 1;
+    let c = 0, n = 1;
     for (const cell of row) {
       const span = cell.span ?? 1;
       cellText(cell.text, c, c + span - 1, y, span > 1 ? 'c' : t.align[c]);
-      lines = Math.max(lines, cell.text.split('\n').length);
+      n = Math.max(n, cell.text.split('\n').length);
       c += span;
     }
-    y += pitch + (lines - 1) * t.size * 1.15 + 2 * pad;
+    y += pitch + (n - 1) * t.size * 1.15 + 2 * pad;
   }
   const headerBottom = y - pad - 0.3 * t.size;
   t.body.forEach((row, r) => {
@@ -138,6 +122,7 @@ export function drawTable(page: PDFPage, font: PDFFont, t: TableSpec, x0: number
   const bottom = y - pad - (pitch - 1.1 * t.size) / 2;
   rowTops.push(bottom);
   const topY = -0.3 * t.size;
+  const line = (xa: number, ya: number, xb: number, yb: number) => lines.push([xa, ya, xb, yb]);
   if (t.rules === 'grid') {
     for (const ry of [topY, ...rowTops.slice(1)]) line(0, ry, right, ry);
     for (const cx of [0, ...colX.slice(1, -1), right]) line(cx, topY, cx, bottom);
@@ -151,5 +136,43 @@ export function drawTable(page: PDFPage, font: PDFFont, t: TableSpec, x0: number
     for (const ry of [topY, ...rowTops.slice(1)]) line(0, ry, right, ry);
     line(colX[1], topY, colX[1], bottom);
   }
-  return { width: right, height: bottom };
+  return { texts, lines, width: right, height: bottom };
+}
+
+/** The table's extent in its frame: along the text and down the rows. */
+export function measureTable(font: PDFFont, t: TableSpec): { width: number; height: number } {
+  const { width, height } = plan(font, t);
+  return { width, height };
+}
+
+/**
+ * Draws `t` with its frame's top-left corner at (x0, top) in top-left page coordinates; the
+ * frame is turned by `t.turn`. Returns the frame's extent.
+ */
+export function drawTable(page: PDFPage, font: PDFFont, t: TableSpec, x0: number, top: number): { width: number; height: number } {
+  const H = page.getHeight();
+  const turn = t.turn ?? 0;
+  // Frame point (x, y) to PDF user space (y up).
+  const map = (x: number, y: number): [number, number] =>
+    turn === 0 ? [x0 + x, H - top - y] : turn === 90 ? [x0 + y, H - top + x] : [x0 - y, H - top - x];
+  const p = plan(font, t);
+  const draw = (s: string, x: number, y: number) => {
+    const [px, py] = map(x, y);
+    page.drawText(s, { x: px, y: py, size: t.size, font, rotate: degrees(turn), color: rgb(0, 0, 0) });
+  };
+  for (const { s, x, y } of p.texts) {
+    if (!t.doubleDraw) { draw(s, x, y); continue; }
+    // Glyph by glyph, each twice: what producers that fake bold emit.
+    let cx = x;
+    for (const ch of s) {
+      draw(ch, cx, y);
+      draw(ch, cx + t.doubleDraw, y);
+      cx += font.widthOfTextAtSize(ch, t.size);
+    }
+  }
+  for (const [xa, ya, xb, yb] of p.lines) {
+    const [ax, ay] = map(xa, ya), [bx, by] = map(xb, yb);
+    page.drawLine({ start: { x: ax, y: ay }, end: { x: bx, y: by }, thickness: 0.5 });
+  }
+  return { width: p.width, height: p.height };
 }
