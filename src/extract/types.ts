@@ -18,7 +18,14 @@ export interface Word {
   /** Font size in page units (height of the glyph run), used to scale gap thresholds. */
   size: number;
   confidence: number | null;
+  /**
+   * How far the text is turned clockwise on the page, in degrees: 90 reads downwards, 270
+   * upwards, 180 upside down. Absent: upright (or unknown, as from OCR).
+   */
+  rotation?: Rotation;
 }
+
+export type Rotation = 0 | 90 | 180 | 270;
 
 /** A horizontal (y0 === y1) or vertical (x0 === x1) ruling line segment. */
 export interface Ruling {

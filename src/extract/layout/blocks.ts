@@ -5,9 +5,14 @@
  * spacing separates them.
  */
 import { median, type TextLine } from './lines.js';
+import { findColumns } from './columns.js';
 
 /** Lines further apart than this (× font size) belong to different blocks. */
 const BLOCK_GAP_EM = 1.6;
+/** Blocks this many row pitches apart or less may be one table cut at blank rows. */
+const BLANK_ROWS = 2;
+/** Column edges of two blocks of one table agree within this (× font size). */
+const EDGE_EM = 1;
 /** A single-chunk line wider than this share of the text body is prose, which ends a block. */
 const PROSE_SHARE = 0.55;
 
@@ -30,7 +35,36 @@ export function tableBlocks(lines: TextLine[]): TextLine[][] {
     cur.push(l);
   }
   flush();
-  return blocks;
+  return joinBlankRows(blocks, lines);
+}
+
+/**
+ * One table cut in pieces at blank rows: neighbouring blocks with nothing between them, close
+ * enough, whose columns are (nearly all) those of their union, are one block.
+ */
+function joinBlankRows(blocks: TextLine[][], lines: TextLine[]): TextLine[][] {
+  const out: TextLine[][] = [];
+  for (const b of blocks) {
+    const a = out[out.length - 1];
+    if (a && sameTable(a, b, lines)) out[out.length - 1] = [...a, ...b];
+    else out.push(b);
+  }
+  return out;
+}
+
+function sameTable(a: TextLine[], b: TextLine[], lines: TextLine[]): boolean {
+  const last = a[a.length - 1], first = b[0];
+  const size = median([...a, ...b].map((l) => l.size));
+  const pitch = median([a, b].flatMap((blk) => blk.slice(1).map((l, i) => l.y0 - blk[i].y0)));
+  if (!(pitch > 0) || first.y0 - last.y0 > (BLANK_ROWS + 1) * pitch + 0.5 * size) return false;
+  if (lines.some((l) => l.y0 >= last.y1 && l.y1 <= first.y0)) return false;
+  // Each piece's columns start or end (right-aligned figures) with one of the union's (a piece without the header
+  // may miss a narrow gutter the union finds), and the union has no more than one extra.
+  const cu = findColumns([...a, ...b], size);
+  if (cu.length < 2) return false;
+  const near = (p: number, q: number) => Math.abs(p - q) <= EDGE_EM * size;
+  const within = (cols: [number, number][]) => cols.length >= cu.length - 1 && cols.length <= cu.length && cols.every(([x0, x1]) => cu.some(([u0, u1]) => near(u0, x0) || near(u1, x1)));
+  return within(findColumns(a, size)) && within(findColumns(b, size));
 }
 
 /** Drops leading / trailing single-chunk lines set apart by more than the block's row spacing. */

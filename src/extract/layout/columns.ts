@@ -3,6 +3,9 @@
  * x ranges no chunk covers are gutters; ranges crossed by only a few chunks (spanning headers)
  * are gutters too when most lines leave them empty. Sparse columns survive because a gutter is
  * only the least-covered part of a low range, never a range holding text of its own.
+ * A column found so is then split where its words, not its chunks, leave a gutter that most of
+ * its lines, a header line among them, have text on both sides of, mostly aligned: columns set closer than a word space allows
+ * ("648765 AAA", "10.0 0.9 9.1" under a header group).
  */
 import type { TextLine } from './lines.js';
 
@@ -11,27 +14,19 @@ export type Columns = [number, number][];
 
 /** Lines crossing a gutter may be at most this share of the block (headers spanning columns). */
 const SPAN_SHARE = 0.15;
+/** Page units per bin: finer than any gutter worth finding. */
+const STEP = 0.5;
+/** Words on one side of a narrow gutter line up within this (× font size) when it is a column edge. */
+const ALIGN_EM = 0.35;
 
-export function findColumns(lines: TextLine[], size: number): Columns {
-  const x0 = Math.min(...lines.map((l) => l.x0)), x1 = Math.max(...lines.map((l) => l.x1));
-  const step = 0.5; // page units per bin: finer than any gutter worth finding
-  const n = Math.max(1, Math.ceil((x1 - x0) / step));
-  const cover = new Array<number>(n).fill(0);
-  for (const l of lines) {
-    for (const c of l.chunks) {
-      const a = Math.max(0, Math.floor((c.x0 - x0) / step)), b = Math.min(n, Math.ceil((c.x1 - x0) / step));
-      for (let i = a; i < b; i++) cover[i]++;
-    }
-  }
-  const k = Math.max(1, Math.floor(lines.length * SPAN_SHARE));
-  // A gutter narrower than this is the space inside a phrase that happens to line up.
-  const minGap = Math.max(2, 0.5 * size) / step;
+/** The least-covered stretches, at least `minGap` bins wide, of the ranges covered by no more than `k`. */
+function lowStretches(cover: number[], k: number, minGap: number): [number, number][] {
+  const n = cover.length;
   const gaps: [number, number][] = [];
   for (let i = 0; i < n; ) {
     if (cover[i] > k) { i++; continue; }
     let j = i;
     while (j < n && cover[j] <= k) j++;
-    // Inside the low range [i, j): the least-covered stretches are the gutters.
     let min = Infinity;
     for (let t = i; t < j; t++) min = Math.min(min, cover[t]);
     for (let t = i; t < j; ) {
@@ -43,12 +38,73 @@ export function findColumns(lines: TextLine[], size: number): Columns {
     }
     i = j;
   }
+  return gaps;
+}
+
+function projection(boxes: { x0: number; x1: number }[][], x0: number, x1: number): number[] {
+  const n = Math.max(1, Math.ceil((x1 - x0) / STEP));
+  const cover = new Array<number>(n).fill(0);
+  for (const line of boxes) {
+    for (const c of line) {
+      const a = Math.max(0, Math.floor((c.x0 - x0) / STEP)), b = Math.min(n, Math.ceil((c.x1 - x0) / STEP));
+      for (let i = a; i < b; i++) cover[i]++;
+    }
+  }
+  return cover;
+}
+
+function cut(x0: number, x1: number, gaps: [number, number][]): Columns {
   const cols: Columns = [];
   let start = 0;
   for (const [a, b] of gaps) {
-    cols.push([x0 + start * step, x0 + a * step]);
+    cols.push([x0 + start * STEP, x0 + a * STEP]);
     start = b;
   }
-  cols.push([x0 + start * step, x1]);
+  cols.push([x0 + start * STEP, x1]);
   return cols;
+}
+
+/** Most of `xs` (a header line may stand apart) lie within `tol` of their median. */
+function aligned(xs: number[], tol: number): boolean {
+  const m = [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  return xs.filter((x) => Math.abs(x - m) <= tol).length >= 0.6 * xs.length;
+}
+
+/** Splits the column [x0, x1] at word gutters that are column edges (see the file comment). */
+function splitByWords(lines: TextLine[], x0: number, x1: number, size: number): Columns {
+  const words = lines.map((l) => l.words.filter((w) => w.x1 > x0 && w.x0 < x1));
+  const filled = words.filter((ws) => ws.length > 0);
+  if (filled.length < 3) return [[x0, x1]];
+  const k = Math.floor(filled.length * SPAN_SHARE);
+  const gaps = lowStretches(projection(words, x0, x1), k, Math.max(1, 0.1 * size) / STEP).filter(([a, b]) => {
+
+    const ga = x0 + a * STEP, gb = x0 + b * STEP;
+    const both = filled.filter((ws) => ws.some((w) => w.x1 <= ga + STEP) && ws.some((w) => w.x0 >= gb - STEP));
+    // The header line has text on both sides too: "Payment 1" … "Payment 15" under one heading
+    // "Text" is one column whose words align. A top line spanning the gutter is a header group;
+    // the line under it is the header.
+    const header = filled[0].some((w) => w.x0 < ga && w.x1 > gb) && filled.length > 1 ? filled[1] : filled[0];
+    if (both.length < 3 || both.length < 0.6 * filled.length || !both.includes(header)) return false;
+    // Text of its own on either side (the hole a spanning header leaves at a column's edge is no gutter).
+    const holds = (p: number, q: number) => filled.filter((ws) => ws.some((w) => (w.x0 + w.x1) / 2 > p && (w.x0 + w.x1) / 2 < q)).length >= 2;
+    if (!holds(x0, ga) || !holds(gb, x1)) return false;
+    // A column edge: the words just left of it end together (right-aligned) or those just
+    // right of it start together (left-aligned); the inner spaces of text cells do neither.
+    const ends = both.map((ws) => Math.max(...ws.filter((w) => w.x1 <= ga + STEP).map((w) => w.x1)));
+    const starts = both.map((ws) => Math.min(...ws.filter((w) => w.x0 >= gb - STEP).map((w) => w.x0)));
+    return aligned(ends, ALIGN_EM * size) || aligned(starts, ALIGN_EM * size);
+  });
+  return cut(x0, x1, gaps);
+}
+
+export function findColumns(lines: TextLine[], size: number): Columns {
+  const x0 = Math.min(...lines.map((l) => l.x0)), x1 = Math.max(...lines.map((l) => l.x1));
+  const k = Math.max(1, Math.floor(lines.length * SPAN_SHARE));
+  // A gutter narrower than this is the space inside a phrase that happens to line up.
+  const minGap = Math.max(2, 0.5 * size) / STEP;
+  const cols = cut(x0, x1, lowStretches(projection(lines.map((l) => l.chunks), x0, x1), k, minGap));
+  const split = cols.flatMap(([a, b]) => splitByWords(lines, a, b, size));
+  // A column no word is centred in is the hole a spanning header leaves between two gutters.
+  const centred = split.filter(([a, b]) => lines.some((l) => l.words.some((w) => (w.x0 + w.x1) / 2 > a && (w.x0 + w.x1) / 2 < b)));
+  return centred.length ? centred : split;
 }

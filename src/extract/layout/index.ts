@@ -2,7 +2,9 @@
  * The layout algorithm both paths share: `PageLayout` in, `Table`s out, in page units. Lattice
  * tables first (ruled grids), then stream tables in the text the grids did not claim.
  */
-import type { BBox, PageLayout, Table, Word } from '../types.js';
+import type { BBox, PageLayout, Rotation, Table, Word } from '../types.js';
+import { turnBack, turnUpright } from './turn.js';
+import { withoutLeaders } from './leaders.js';
 import { mergeRulings } from './rulings.js';
 import { latticeTables } from './lattice.js';
 import { textLines } from './lines.js';
@@ -16,10 +18,30 @@ const inside = (w: Word, b: BBox) => {
   return cx >= b[0] && cx <= b[2] && cy >= b[1] && cy <= b[3];
 };
 
-const rotated = (w: Word) => w.text.length >= 2 && w.y1 - w.y0 > 1.5 * (w.x1 - w.x0);
+/** An OCR word taller than wide is turned text; a text layer says its words' rotation (and narrow boxes are only estimates). */
+const rotated = (w: Word) => w.confidence !== null && w.text.length >= 2 && w.y1 - w.y0 > 1.5 * (w.x1 - w.x0);
+
+/** Fewer words than this turned one way are labels (an axis title), not a table. */
+const MIN_TURNED_WORDS = 6;
 
 /** Tables of one page, top to bottom. Works on any `PageLayout` (text layer or OCR). */
 export function detectTables(layout: PageLayout): Table[] {
+  const byRotation = new Map<Rotation, Word[]>();
+  for (const w of layout.words) {
+    const r = w.rotation ?? 0;
+    byRotation.set(r, [...(byRotation.get(r) ?? []), w]);
+  }
+  const tables = uprightTables({ ...layout, words: byRotation.get(0) ?? [] });
+  for (const [rot, words] of byRotation) {
+    if (rot === 0 || words.length < MIN_TURNED_WORDS) continue;
+    tables.push(...uprightTables(turnUpright(layout, words, rot)).map((t) => turnBack(t, layout, rot)));
+  }
+  return tables.sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
+}
+
+/** Tables of upright text: lattice grids first, then stream tables in the text they leave. */
+function uprightTables(layout: PageLayout): Table[] {
+  layout = { ...layout, words: withoutLeaders(layout.words) };
   const rulings = mergeRulings(layout.rulings);
   const lattice = latticeTables(layout.page, rulings, layout.words);
   // Rotated words (axis titles of charts, vertical column labels) are not rows of a stream table.
@@ -29,5 +51,5 @@ export function detectTables(layout: PageLayout): Table[] {
     const t = streamTable(layout.page, block);
     if (t) tables.push(t);
   }
-  return tables.sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
+  return tables;
 }

@@ -7,6 +7,7 @@ import type { BBox, Ruling, Table, Word } from '../types.js';
 import type { Rulings } from './rulings.js';
 import { buildTable, compactGrid, isNumeric, type PlacedCell } from './grid.js';
 import { median, textLines } from './lines.js';
+import { findColumns } from './columns.js';
 
 /** Lines within this distance (page units) touch: pens overshoot or stop short by ~1–2 pt. */
 const TOUCH = 3;
@@ -40,6 +41,31 @@ function coverage(intervals: [number, number][], a: number, b: number): number {
     end = q;
   }
   return b > a ? sum / (b - a) : 1;
+}
+
+/**
+ * Rows ruled across the table and columns ruled inside it, with no frame (eu-014): the rows'
+ * rules end at the table's sides. For each vertical, the horizontal lines it touches that share
+ * both ends (two or more) imply a vertical at each end, over the height they span.
+ */
+function withImpliedSides(r: Rulings): Rulings {
+  const extra: Ruling[] = [];
+  const has = (x: number, y0: number, y1: number) => [...r.v, ...extra].some((v) => Math.abs(v.x0 - x) <= TOUCH && v.y0 <= y0 + TOUCH && v.y1 >= y1 - TOUCH);
+  for (const v of r.v) {
+    const crossing = r.h.filter((h) => touches(h, v));
+    const groups = new Map<string, Ruling[]>();
+    for (const h of crossing) {
+      const key = crossing.find((o) => Math.abs(o.x0 - h.x0) <= SNAP && Math.abs(o.x1 - h.x1) <= SNAP)!;
+      const k = `${key.x0},${key.x1}`;
+      groups.set(k, [...(groups.get(k) ?? []), h]);
+    }
+    for (const g of groups.values()) {
+      if (g.length < 2) continue;
+      const y0 = Math.min(...g.map((h) => h.y0)), y1 = Math.max(...g.map((h) => h.y0));
+      for (const x of [g[0].x0, g[0].x1]) if (Math.abs(x - v.x0) > SNAP && !has(x, y0, y1)) extra.push({ x0: x, y0, x1: x, y1 });
+    }
+  }
+  return extra.length ? { h: r.h, v: [...r.v, ...extra].sort((p, q) => p.x0 - q.x0 || p.y0 - q.y0) } : r;
 }
 
 /** Connected groups of touching horizontal and vertical lines. */
@@ -83,7 +109,8 @@ interface Group { r0: number; c0: number; r1: number; c1: number; words: Word[] 
  * `table: null` with a box for a mostly empty grid (a chart), whose words stream must not reuse.
  */
 function gridTable(page: number, ruled: { h: Ruling[]; v: Ruling[] }, words: Word[]): { table: Table | null; box: BBox } | null {
-  const comp = { h: [...ruled.h, ...virtualRows(ruled, words)], v: ruled.v };
+  const rows = { h: [...ruled.h, ...virtualRows(ruled, words)], v: ruled.v };
+  const comp = { h: rows.h, v: [...rows.v, ...virtualColumns(rows, words)] };
   const xs = cluster([...comp.v.map((l) => l.x0), Math.min(...comp.h.map((l) => l.x0)), Math.max(...comp.h.map((l) => l.x1))]);
   const ys = cluster([...comp.h.map((l) => l.y0), Math.min(...comp.v.map((l) => l.y0)), Math.max(...comp.v.map((l) => l.y1))]);
   const inBox = words.filter((w) => (w.x0 + w.x1) / 2 > xs[0] && (w.x0 + w.x1) / 2 < xs[xs.length - 1] && (w.y0 + w.y1) / 2 > ys[0] && (w.y0 + w.y1) / 2 < ys[ys.length - 1]);
@@ -205,6 +232,37 @@ function virtualRows(comp: { h: Ruling[]; v: Ruling[] }, words: Word[]): Ruling[
   return out;
 }
 
+/**
+ * Rows ruled but columns not, or only some (a frame, one rule after the label column): inside
+ * each ruled column band, the gutters the text leaves (as a stream table finds them) are columns
+ * too. A virtual rule goes down each gutter in every grid row no word crosses it, so a header
+ * spanning the sub-columns stays one cell. Three lines at least.
+ */
+function virtualColumns(comp: { h: Ruling[]; v: Ruling[] }, words: Word[]): Ruling[] {
+  const xs = cluster([...comp.v.map((l) => l.x0), Math.min(...comp.h.map((l) => l.x0)), Math.max(...comp.h.map((l) => l.x1))]);
+  const ys = cluster([...comp.h.map((l) => l.y0), Math.min(...comp.v.map((l) => l.y0)), Math.max(...comp.v.map((l) => l.y1))]);
+  const out: Ruling[] = [];
+  const cy = (w: Word) => (w.y0 + w.y1) / 2;
+  for (let c = 0; c + 1 < xs.length; c++) {
+    const band = words.filter((w) => { const cx = (w.x0 + w.x1) / 2; return cx > xs[c] && cx < xs[c + 1] && cy(w) > ys[0] && cy(w) < ys[ys.length - 1]; });
+    const lines = textLines(band);
+    if (lines.length < 3) continue;
+    const cols = findColumns(lines, median(band.map((w) => w.size)));
+    for (let k = 1; k < cols.length; k++) {
+      const x = (cols[k - 1][1] + cols[k][0]) / 2;
+      const rowWords = ys.slice(1).map((y, r) => band.filter((w) => cy(w) > ys[r] && cy(w) < y));
+      // Two grid rows with text on both sides: a wrapped header cell alone, or rows indented
+      // differently (a total under its parts), make no column.
+      const both = rowWords.filter((ws) => ws.some((w) => w.x1 <= x) && ws.some((w) => w.x0 >= x)).length;
+      if (both < 2) continue;
+      rowWords.forEach((ws, r) => {
+        if (!ws.some((w) => w.x0 < x && w.x1 > x)) out.push({ x0: x, y0: ys[r], x1: x, y1: ys[r + 1] });
+      });
+    }
+  }
+  return out;
+}
+
 /** Rows above the first one with a numeric cell outside the first column (at most half the table). */
 function firstNumericRow(placed: PlacedCell[], nRows: number): number {
   for (let r = 0; r < nRows; r++) {
@@ -220,7 +278,7 @@ function firstNumericRow(placed: PlacedCell[], nRows: number): number {
  */
 export function latticeTables(page: number, rulings: Rulings, words: Word[]): { table: Table | null; box: BBox }[] {
   const out: { table: Table | null; box: BBox }[] = [];
-  for (const comp of components(rulings)) {
+  for (const comp of components(withImpliedSides(rulings))) {
     const t = gridTable(page, comp, words);
     if (t) out.push(t);
   }

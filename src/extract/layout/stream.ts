@@ -12,6 +12,9 @@ import { findColumns, type Columns } from './columns.js';
 /** Cells averaging more words than this are prose in columns (a two-column page), not a table. */
 const MAX_WORDS_PER_CELL = 7;
 
+/** A gap this wide (× font size) is more than a word space. */
+const PHRASE_SPACE_EM = 0.4;
+
 interface RowCell { col: number; span: number; words: Word[] }
 interface Row { cells: RowCell[]; y0: number; y1: number; size: number }
 
@@ -32,13 +35,20 @@ function overlapCols(cols: Columns, x0: number, x1: number): number[] {
 function rowOf(line: TextLine, cols: Columns): Row {
   const cells: RowCell[] = [];
   for (const chunk of line.chunks) {
-    // Split the chunk at word gaps whose middle lies between two columns.
+    // Split the chunk at word gaps whose middle lies between two columns; in a chunk no word of
+    // which crosses a gutter (numbers set closer than a column gap), at every gap that meets one.
+    const gutters = cols.slice(1).map(([a], c) => [cols[c][1], a] as const);
+    const crosses = chunk.words.some((w) => gutters.some(([g0, g1]) => w.x0 < g0 && w.x1 > g1));
     const parts: Word[][] = [[]];
     chunk.words.forEach((w, i) => {
       const prev = chunk.words[i - 1];
       if (prev) {
         const mid = (prev.x1 + w.x0) / 2;
-        if (cols.some(([, b], c) => c + 1 < cols.length && mid >= b - 0.5 && mid <= cols[c + 1][0] + 0.5)) parts.push([]);
+        // A phrase spanning columns ("Population 2020" over three) keeps its word spaces (~0.28 em).
+        const between = crosses
+          ? w.x0 - prev.x1 > PHRASE_SPACE_EM * Math.max(w.size, prev.size) && gutters.some(([g0, g1]) => mid >= g0 - 0.5 && mid <= g1 + 0.5)
+          : gutters.some(([g0, g1]) => prev.x1 <= g1 + 0.5 && w.x0 >= g0 - 0.5);
+        if (between) parts.push([]);
       }
       parts[parts.length - 1].push(w);
     });
@@ -81,7 +91,10 @@ function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
       const gap = row.y0 - prev.y1;
       const noNumbers = row.cells.every((c) => !numeric.has(c.col) || c.span > 1) && row.cells.every((c) => !isNumeric(textOf(c)));
       const continues = row.cells.every((c) => prev.cells.some((p) => p.col === c.col && p.span === c.span));
-      if (noNumbers && continues && gap <= typical + 0.2 * row.size) {
+      // A header cell of two lines ("Amount / 2025") is set tighter than the rows below it: its
+      // second line continues it even when it reads as a number.
+      const headerLine = out.length === 1 && !prev.cells.some((c) => isNumeric(textOf(c))) && gap < typical - 0.25 * row.size;
+      if (continues && (headerLine || (noNumbers && gap <= typical + 0.2 * row.size))) {
         for (const c of row.cells) prev.cells.find((p) => p.col === c.col && p.span === c.span)!.words.push(...c.words);
         prev.y1 = Math.max(prev.y1, row.y1);
         continue;
