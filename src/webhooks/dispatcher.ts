@@ -4,20 +4,19 @@
  * state is in the database, so a restart loses nothing and several processes (serve and
  * workers in cluster mode) can run one each: the claim hands an attempt to exactly one.
  */
-import { EventEmitter } from 'node:events';
 import type { Config } from '../config.js';
 import { newId } from '../domain/names.js';
 import { batchView, iso } from '../api/views.js';
 import type { BatchRow } from '../store/types.js';
-import type { AttemptResult, ClaimedDelivery, WebhookStore } from '../store/webhook-types.js';
+import type { ChangeStream } from '../store/changes.js';
+import type { AttemptResult, ClaimedDelivery, WebhookStore } from '../store/webhooks.js';
 import { sendWebhook, type SendOutcome } from './send.js';
-
-/** In-process wake-up of the dispatchers (a redelivery asks for an attempt now). */
-export const webhookWake = new EventEmitter();
 
 export interface DispatcherOptions {
   config: Pick<Config, 'webhooks'>;
   webhooks: WebhookStore;
+  /** The Store's change stream: a `webhooks` change (an event written, a redelivery) starts a round now. */
+  changes?: ChangeStream;
   now?: () => number;
   /** Idle wait between polls. 500 ms: a finished batch is announced within about half a second. */
   pollMs?: number;
@@ -92,8 +91,7 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     return claims.length;
   }
 
-  const onWake = () => wake?.();
-  webhookWake.on('wake', onWake);
+  const unsubscribe = opts.changes?.subscribe('webhooks', () => wake?.());
 
   const loop = (async () => {
     while (!stopped) {
@@ -118,7 +116,7 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     },
     async stop() {
       stopped = true;
-      webhookWake.off('wake', onWake);
+      unsubscribe?.();
       if (timer) clearTimeout(timer);
       wake?.();
       await loop;

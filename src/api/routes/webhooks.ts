@@ -4,14 +4,12 @@
  */
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError, batchNotFound, conflict, invalidRequest } from '../../domain/errors.js';
-import type { DeliveryRow, WebhookRow } from '../../store/webhook-types.js';
+import type { DeliveryRow, WebhookRow } from '../../store/webhooks.js';
 import { literalHostReason, parseCallbackUrl } from '../../webhooks/address-guard.js';
-import { webhookWake } from '../../webhooks/dispatcher.js';
 import { maskSecret, newWebhookSecret, secretKey } from '../../webhooks/signing.js';
 import type { AppDeps } from '../deps.js';
 import { BatchNameParams, ErrorSchema, errorResponses } from '../schemas.js';
 import { iso } from '../views.js';
-import { extensionsOf } from '../webhooks-deps.js';
 
 const security = [{ bearer: [] }];
 const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
@@ -69,8 +67,8 @@ export function deliveryView(d: DeliveryRow) {
 /** Registers the webhook routes under /v1. */
 export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const { store, config } = deps;
+  const { webhooks } = store;
   return async (app) => {
-    const { webhooks } = await extensionsOf(store, config.dbSchema);
     const liveBatch = async (accountId: string, name: string) => {
       const b = await store.getBatch(accountId, name);
       if (!b) throw batchNotFound(name);
@@ -163,7 +161,6 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         if (hook.disabled_at !== null) throw conflict(`the webhook of ${batch.name} was disabled (${hook.disabled_reason}); PUT it again to re-enable`);
         const row = await webhooks.redeliver(batch.id, request.params.id, deps.now());
         if (!row) throw new ApiError(404, 'not_found', `delivery ${request.params.id} not found`);
-        webhookWake.emit('wake');
         return reply.code(202).send(deliveryView(row));
       },
     );

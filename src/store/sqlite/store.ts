@@ -1,42 +1,62 @@
 /** The Store on one SQLite file (embedded mode). better-sqlite3 is synchronous; calls are serialised. */
 import { EventEmitter } from 'node:events';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { isAllDone, type StatusCounts } from '../../domain/batch.js';
 import { newId } from '../../domain/names.js';
 import { publicStatus } from '../../domain/status.js';
+import { LocalBlobStore } from '../../blobs/local.js';
+import { LocalChanges } from '../changes.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { move } from '../delta.js';
 import { toClaimed } from '../rows.js';
+import type { RateLimitCounters } from '../rate-limits.js';
 import type { Account, BatchEvent, BatchRecount, BatchRow, ClaimedDocument, DocumentOutcome, DocumentResultRow, DocumentRow, NewDocument, Page, Store } from '../types.js';
 import * as accounts from './accounts.js';
 import * as batches from './batches.js';
 import { migrateDatabase, openDatabase, type Db } from './db.js';
 import * as documents from './documents.js';
 import * as events from './events.js';
+import { SqliteIdempotencyStore } from './idempotency.js';
 import * as queue from './queue.js';
+import { sqliteRateLimits } from './rate-limits.js';
+import { SqliteWebhookStore } from './webhooks.js';
 
 /**
- * One emitter per database file in this process, so a submit through one connection (the API)
- * wakes waiters on another (the workers). Other processes on the file fall back to polling.
+ * One work signal and one change stream per database file in this process, so a submit
+ * through one connection (the API) wakes waiters on another (the workers). Other processes on
+ * the file fall back to polling.
  */
-const signals = new Map<string, EventEmitter>();
-function signalFor(path: string): EventEmitter {
-  let e = signals.get(path);
-  if (!e) {
-    signals.set(path, (e = new EventEmitter()));
-    e.setMaxListeners(0);
+const signals = new Map<string, { work: EventEmitter; changes: LocalChanges }>();
+function signalsFor(path: string): { work: EventEmitter; changes: LocalChanges } {
+  let s = signals.get(path);
+  if (!s) {
+    signals.set(path, (s = { work: new EventEmitter(), changes: new LocalChanges() }));
+    s.work.setMaxListeners(0);
   }
-  return e;
+  return s;
 }
 
 /** Embedded-mode Store. `db` and `tx` are for sibling modules in src/store/sqlite/ only. */
 export class SqliteStore implements Store {
   readonly db: Db;
+  readonly webhooks: SqliteWebhookStore;
+  readonly idempotency: SqliteIdempotencyStore;
+  readonly rateLimits: RateLimitCounters;
+  readonly blobs: LocalBlobStore;
+  readonly changes: LocalChanges;
   private readonly work: EventEmitter;
 
-  constructor(readonly path: string) {
+  /** The database file at `path`; uploads in `blobDir` (default: `blobs/` beside the file). */
+  constructor(
+    readonly path: string,
+    opts: { blobDir?: string } = {},
+  ) {
     this.db = openDatabase(path);
-    this.work = signalFor(resolve(path));
+    ({ work: this.work, changes: this.changes } = signalsFor(resolve(path)));
+    this.webhooks = new SqliteWebhookStore(this.db, this.changes);
+    this.idempotency = new SqliteIdempotencyStore(this.db);
+    this.rateLimits = sqliteRateLimits(this.db);
+    this.blobs = new LocalBlobStore(opts.blobDir ?? join(dirname(path), 'blobs'));
   }
 
   /**
@@ -53,6 +73,20 @@ export class SqliteStore implements Store {
     }
   }
 
+  /**
+   * `tx` for the calls that move documents: after the commit, `documents` is emitted when
+   * `changed(out)`, and `webhooks` when the transaction wrote a batch event.
+   */
+  private write<T>(fn: () => T, changed: (out: T) => boolean, opts: { durable?: boolean } = {}): T {
+    this.outboxWritten = false;
+    const out = this.tx(fn, opts);
+    if (changed(out)) this.changes.emit('documents');
+    if (this.outboxWritten) this.changes.emit('webhooks');
+    return out;
+  }
+
+  private outboxWritten = false;
+
   /** Wakes `waitForWork` callers in this process. */
   signalWork(): void {
     this.work.emit('work');
@@ -67,6 +101,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.blobs.close();
     if (this.db.open) this.db.close();
   }
 
@@ -86,7 +121,7 @@ export class SqliteStore implements Store {
   }
 
   async insertDocuments(accountId: string, batchName: string, docs: NewDocument[], now: number): Promise<{ batch: BatchRow; documents: DocumentRow[] }> {
-    return this.tx(
+    return this.write(
       () => {
         let batch = batches.selectLiveBatch(this.db, accountId, batchName) ?? batches.insertBatch(this.db, { id: newId('bat'), account_id: accountId, name: batchName, created_at: now });
         for (const d of docs) documents.insertUploaded(this.db, accountId, batch.id, d, now);
@@ -108,17 +143,21 @@ export class SqliteStore implements Store {
         }));
         return { batch, documents: rows };
       },
+      (out) => out.documents.length > 0,
       { durable: true },
     );
   }
 
   async submitBatch(accountId: string, batchName: string, _now: number): Promise<{ submitted: number; batch: BatchRow } | null> {
-    const out = this.tx(() => {
-      const batch = batches.selectLiveBatch(this.db, accountId, batchName);
-      if (!batch) return null;
-      const submitted = documents.submitUploaded(this.db, batch.id);
-      return { submitted, batch: submitted ? batches.incrementRun(this.db, batch.id) : batch };
-    });
+    const out = this.write(
+      () => {
+        const batch = batches.selectLiveBatch(this.db, accountId, batchName);
+        if (!batch) return null;
+        const submitted = documents.submitUploaded(this.db, batch.id);
+        return { submitted, batch: submitted ? batches.incrementRun(this.db, batch.id) : batch };
+      },
+      (out) => !!out?.submitted,
+    );
     if (out?.submitted) this.signalWork();
     return out;
   }
@@ -141,14 +180,17 @@ export class SqliteStore implements Store {
   }
 
   async deleteBatch(accountId: string, batchName: string, now: number): Promise<BatchRow | null> {
-    return this.tx(() => {
-      const batch = batches.selectLiveBatch(this.db, accountId, batchName);
-      if (!batch) return null;
-      batches.markBatchDeleted(this.db, batch.id, now);
-      const n = documents.cancelNotStarted(this.db, batch.id, now);
-      // A deleted batch sends no webhook (nobody can read it by name any more).
-      return batches.bumpBatch(this.db, batch.id, n ? { counts: move('queued', 'canceled', n), completedAt: now } : { counts: {} });
-    });
+    return this.write(
+      () => {
+        const batch = batches.selectLiveBatch(this.db, accountId, batchName);
+        if (!batch) return null;
+        batches.markBatchDeleted(this.db, batch.id, now);
+        const n = documents.cancelNotStarted(this.db, batch.id, now);
+        // A deleted batch sends no webhook (nobody can read it by name any more).
+        return batches.bumpBatch(this.db, batch.id, n ? { counts: move('queued', 'canceled', n), completedAt: now } : { counts: {} });
+      },
+      (out) => out !== null,
+    );
   }
 
   async getDocument(accountId: string, id: string): Promise<DocumentRow | null> {
@@ -168,7 +210,8 @@ export class SqliteStore implements Store {
   }
 
   async deleteDocument(accountId: string, id: string, now: number): Promise<{ outcome: 'canceled' | 'deleted' | 'conflict'; blob_key: string } | null> {
-    return this.tx(() => {
+    return this.write(
+      () => {
       const doc = documents.selectDocument(this.db, accountId, id);
       if (!doc) return null;
       const status = publicStatus(doc.state, doc.started_at !== null);
@@ -182,19 +225,21 @@ export class SqliteStore implements Store {
         return { outcome: 'deleted' as const, blob_key: doc.blob_key };
       }
       return { outcome: 'conflict' as const, blob_key: doc.blob_key };
-    });
+      },
+      (out) => out !== null && out.outcome !== 'conflict',
+    );
   }
 
   async claimDocuments(limit: number, leaseMs: number, now: number): Promise<ClaimedDocument[]> {
     if (limit <= 0) return [];
-    return this.tx(() => {
+    return this.write(() => {
       const rows = queue.claimPending(this.db, limit, now + leaseMs, now);
       // attempts = 1 is a first claim: public queued → processing, and the batch has started.
       const firsts = new Map<string, number>();
       for (const r of rows) if (Number(r.attempts) === 1) firsts.set(r.batch_id as string, (firsts.get(r.batch_id as string) ?? 0) + 1);
       for (const [batchId, n] of firsts) batches.bumpBatch(this.db, batchId, { counts: move('queued', 'processing', n), startedAt: now });
       return rows.map(toClaimed);
-    });
+    }, (out) => out.length > 0);
   }
 
   async renewLease(id: string, attempt: number, leaseMs: number, now: number): Promise<boolean> {
@@ -202,17 +247,17 @@ export class SqliteStore implements Store {
   }
 
   async completeDocument(id: string, attempt: number, outcome: DocumentOutcome, now: number): Promise<boolean> {
-    return this.tx(() => {
+    return this.write((): boolean => {
       const batchId = queue.completeLeased(this.db, id, attempt, outcome, now);
       if (!batchId) return false;
       if (outcome.status === 'succeeded') documents.insertResult(this.db, id, outcome.result_json);
       this.afterTransition(batches.bumpBatch(this.db, batchId, { counts: move('processing', outcome.status), completedAt: now }), now);
       return true;
-    });
+    }, (ok) => ok);
   }
 
   async reapExpiredLeases(maxAttempts: number, now: number): Promise<{ requeued: number; failed: number }> {
-    const out = this.tx(() => {
+    const out = this.write(() => {
       const rows = queue.reapExpired(this.db, maxAttempts, now);
       const failedByBatch = new Map<string, number>();
       for (const r of rows) if (r.state === 'failed') failedByBatch.set(r.batch_id, (failedByBatch.get(r.batch_id) ?? 0) + 1);
@@ -221,7 +266,7 @@ export class SqliteStore implements Store {
       }
       const failed = [...failedByBatch.values()].reduce((a, b) => a + b, 0);
       return { requeued: rows.length - failed, failed };
-    });
+    }, (out) => out.requeued + out.failed > 0);
     if (out.requeued) this.signalWork();
     return out;
   }
@@ -255,6 +300,6 @@ export class SqliteStore implements Store {
 
   /** The outbox hook: a transition that leaves a live batch all_done writes its run's event. */
   private afterTransition(batch: BatchRow, now: number): void {
-    if (batch.deleted_at === null && isAllDone(batch.counts)) events.insertBatchCompleted(this.db, newId('evt'), batch, now);
+    if (batch.deleted_at === null && isAllDone(batch.counts)) this.outboxWritten = events.insertBatchCompleted(this.db, newId('evt'), batch, now) || this.outboxWritten;
   }
 }
