@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalidRequest } from '../domain/errors.js';
 import type { AppDeps } from './deps.js';
-import { batchView, documentView } from './views.js';
+import { batchView, documentView } from '../contract/views.js';
 
 /** The longest `?wait` (API.md §3): 30 s keeps us under common proxy idle timeouts (60 s). */
 export const MAX_WAIT_S = 30;

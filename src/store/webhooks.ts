@@ -36,7 +36,7 @@ export interface ClaimedDelivery extends DeliveryRow {
   claim_token: string;
   url: string;
   secret: string;
-  event_type: string;
+  event_type: 'batch.completed';
   event_created_at: number;
   /** The BatchRow snapshot the store wrote with the event (JSON text). */
   batch_json: string;

@@ -6,7 +6,8 @@
  */
 import type { Config } from '../config.js';
 import { newId } from '../domain/names.js';
-import { batchView, iso } from '../api/views.js';
+import { batchView, iso } from '../contract/views.js';
+import type { BatchCompletedEvent } from '../contract/webhooks.js';
 import type { BatchRow } from '../store/types.js';
 import type { ChangeStream } from '../store/changes.js';
 import type { AttemptResult, ClaimedDelivery, WebhookStore } from '../store/webhooks.js';
@@ -36,7 +37,8 @@ export interface Dispatcher {
 export function eventBody(claim: Pick<ClaimedDelivery, 'event_id' | 'event_type' | 'event_created_at' | 'batch_json' | 'url'>): string {
   const snap = JSON.parse(claim.batch_json) as BatchRow;
   const batch = batchView({ ...snap, webhook_url: snap.webhook_url ?? claim.url });
-  return JSON.stringify({ id: claim.event_id, type: claim.event_type, created_at: iso(claim.event_created_at), data: { batch } });
+  const event: BatchCompletedEvent = { id: claim.event_id, type: claim.event_type, created_at: iso(claim.event_created_at) as string, data: { batch } };
+  return JSON.stringify(event);
 }
 
 /**

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { newId } from '../../domain/names.js';
 import { toDelivery, toWebhook } from '../rows.js';
+import type { BatchEvent } from '../types.js';
 import type { AttemptResult, ClaimedDelivery, DeliveryRow, WebhookRow, WebhookStore } from '../webhooks.js';
 import { notifyChange } from './notify.js';
 import { transaction } from './pool.js';
@@ -123,7 +124,7 @@ export class PostgresWebhookStore implements WebhookStore {
       claim_token: row.claim_token as string,
       url: row.url as string,
       secret: row.secret as string,
-      event_type: row.event_type as string,
+      event_type: row.event_type as BatchEvent['type'],
       event_created_at: Number(row.event_created_at),
       batch_json: row.batch_json as string,
     }));

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { newId } from '../../domain/names.js';
 import type { LocalChanges } from '../changes.js';
 import { toDelivery, toWebhook } from '../rows.js';
+import type { BatchEvent } from '../types.js';
 import type { AttemptResult, ClaimedDelivery, DeliveryRow, WebhookRow, WebhookStore } from '../webhooks.js';
 import { prepared, type Db } from './db.js';
 
@@ -145,7 +146,7 @@ export class SqliteWebhookStore implements WebhookStore {
           claim_token: r.claim_token as string,
           url: r.url as string,
           secret: r.secret as string,
-          event_type: r.event_type as string,
+          event_type: r.event_type as BatchEvent['type'],
           event_created_at: Number(r.event_created_at),
           batch_json: r.batch_json as string,
         });
