@@ -35,3 +35,19 @@ export class LocalChanges implements ChangeStream {
     this.emitter.emit(kind);
   }
 }
+
+/** Resolves on the first `event` of `emitter`, after `ms`, or when `signal` aborts. */
+export function nextEvent(emitter: EventEmitter, event: string, ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      emitter.off(event, done);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    emitter.on(event, done);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

@@ -4,7 +4,7 @@
  */
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
-import type { ChangeKind, ChangeStream } from '../changes.js';
+import { nextEvent, type ChangeKind, type ChangeStream } from '../changes.js';
 import { CHANGES_CHANNEL, WORK_CHANNEL } from './notify.js';
 
 /** A dropped connection with subscribers left is re-opened after this long. */
@@ -28,17 +28,7 @@ export class Listener implements ChangeStream {
   /** Resolves on a work notification, after `ms`, or when `signal` aborts. */
   async wait(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted || this.closed) return;
-    const woken = new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.events.off('work', done);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.events.on('work', done);
-      signal?.addEventListener('abort', done, { once: true });
-    });
+    const woken = nextEvent(this.events, 'work', ms, signal);
     this.ensure().catch(() => {});
     await woken;
   }
