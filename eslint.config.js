@@ -17,7 +17,7 @@ export default tseslint.config(
   ...layer('src/domain/**/*.ts', 'The domain imports nothing.', ['*']),
   ...layer('src/blobs/**/*.ts', 'Blobs import nothing of the service.', ['api', 'store', 'worker', 'webhooks', 'contract', 'client', 'cli', 'extract', 'server', 'config']),
   ...layer('src/store/**/*.ts', 'The store imports the domain, the blobs and (types only) the config.', ['api', 'worker', 'webhooks', 'contract', 'client', 'cli', 'extract', 'server'], ['config']),
-  ...layer('src/contract/**/*.ts', 'The contract imports the domain, and the types of the rows and results it maps.', ['api', 'worker', 'webhooks', 'blobs', 'client', 'cli', 'server', 'config'], ['store', 'extract']),
+  ...layer('src/contract/**/*.ts', 'The contract imports the domain, the engine (whose results it shapes) and the types of the store rows it maps.', ['api', 'worker', 'webhooks', 'blobs', 'client', 'cli', 'server', 'config'], ['store']),
   ...layer('src/webhooks/**/*.ts', 'The webhooks are a service below the API.', ['api', 'worker', 'client', 'cli', 'server', 'extract']),
   ...layer('src/worker/**/*.ts', 'Workers run the engine on the store; they never import the API.', ['api', 'webhooks', 'client', 'cli', 'server']),
   ...layer('src/client/**/*.ts', 'The SDK imports the contract only (and only its types).', ['*'], ['contract']),
