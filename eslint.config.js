@@ -12,11 +12,28 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
-  {
-    // The engine is pure (STYLE.md §6): bytes in, JSON out.
-    files: ['src/extract/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: ['**/api/**', '**/store/**', '**/worker/**', '**/queue/**', '**/blobs/**', '**/webhooks/**'] }],
-    },
-  },
+  // Layering (ARCHITECTURE.md): dependencies point inward, and nothing below the API imports it.
+  ...layer('src/extract/**/*.ts', 'The engine is pure (STYLE.md §6): bytes in, JSON out.', ['api', 'store', 'worker', 'blobs', 'webhooks', 'contract', 'client', 'cli', 'server']),
+  ...layer('src/domain/**/*.ts', 'The domain imports nothing.', ['*']),
+  ...layer('src/blobs/**/*.ts', 'Blobs import nothing of the service.', ['api', 'store', 'worker', 'webhooks', 'contract', 'client', 'cli', 'extract', 'server', 'config']),
+  ...layer('src/store/**/*.ts', 'The store imports the domain, the blobs and (types only) the config.', ['api', 'worker', 'webhooks', 'contract', 'client', 'cli', 'extract', 'server'], ['config']),
+  ...layer('src/contract/**/*.ts', 'The contract imports the domain, the engine (whose results it shapes) and the types of the store rows it maps.', ['api', 'worker', 'webhooks', 'blobs', 'client', 'cli', 'server', 'config'], ['store']),
+  ...layer('src/webhooks/**/*.ts', 'The webhooks are a service below the API.', ['api', 'worker', 'client', 'cli', 'server', 'extract']),
+  ...layer('src/worker/**/*.ts', 'Workers run the engine on the store; they never import the API.', ['api', 'webhooks', 'client', 'cli', 'server']),
+  ...layer('src/client/**/*.ts', 'The SDK imports the contract only (and only its types).', ['*'], ['contract']),
 );
+
+/**
+ * Restricts what files under `files` may import from `src/`: `banned` rooms not at all,
+ * `typesOnly` rooms by `import type` alone. `*` bans every room but the file's own.
+ */
+function layer(files, why, banned, typesOnly = []) {
+  const room = files.split('/')[1];
+  const rooms = ['api', 'store', 'worker', 'blobs', 'webhooks', 'contract', 'client', 'cli', 'extract', 'domain', 'server', 'config'];
+  const names = (list) => (list.includes('*') ? rooms.filter((r) => r !== room && !typesOnly.includes(r)) : list);
+  // Rooms are folders of src/, except config.ts and server.ts at its root.
+  const group = (r) => (r === 'config' || r === 'server' ? ['../', '../../', '../../../'].map((up) => `${up}${r}.js`) : [`**/${r}/**`]);
+  const patterns = names(banned).map((r) => ({ group: group(r), message: `${why} (${room} must not import ${r})` }));
+  const typePatterns = typesOnly.map((r) => ({ group: group(r), allowTypeImports: true, message: `${why} (${room} imports only the types of ${r})` }));
+  return [{ files: [files], rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...patterns, ...typePatterns] }] } }];
+}

@@ -6,11 +6,9 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './api/app.js';
 import type { AppDeps } from './api/deps.js';
 import { Metrics } from './api/metrics.js';
-import { openBlobStore } from './blobs/index.js';
-import type { BlobStore } from './blobs/types.js';
 import type { Config } from './config.js';
 import { openStore } from './store/index.js';
-import type { Store } from './store/types.js';
+import type { BlobStore, Store } from './store/index.js';
 import { startWorkers, type Workers } from './worker/loop.js';
 import { startWebhookDispatcher } from './webhooks/plugin.js';
 
@@ -32,13 +30,12 @@ export interface ServeOptions {
   graceMs?: number;
 }
 
-/** Opens and migrates the store and the blob store of `config`. */
+/** Opens and migrates the store of `config`; `blobs` is the store's. */
 export async function openStorage(config: Config): Promise<{ store: Store; blobs: BlobStore }> {
   const store = await openStore(config);
   try {
     await store.migrate();
-    const blobs = await openBlobStore(config, store);
-    return { store, blobs };
+    return { store, blobs: store.blobs };
   } catch (err) {
     await store.close().catch(() => {});
     throw err;
@@ -74,14 +71,12 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<R
       async close() {
         await theApp.close();
         await workers?.stop(opts.graceMs);
-        await blobs.close();
         await store.close();
       },
     };
   } catch (err) {
     await app?.close().catch(() => {});
     await workers?.stop(0).catch(() => {});
-    await blobs.close().catch(() => {});
     await store.close().catch(() => {});
     throw err;
   }
@@ -92,18 +87,16 @@ export async function startWorkerProcess(config: Config, opts: { graceMs?: numbe
   const { store, blobs } = await openStorage(config);
   try {
     const workers = await startWorkers({ config, store, blobs, log: workerLog(null) });
-    const webhooks = await startWebhookDispatcher(config, store, (err) => workerLog(null)('error', 'webhook dispatcher', { err: String(err) }));
+    const webhooks = startWebhookDispatcher(config, store, (err) => workerLog(null)('error', 'webhook dispatcher', { err: String(err) }));
     return {
       workers,
       async close() {
         await webhooks.stop();
         await workers.stop(opts.graceMs);
-        await blobs.close();
         await store.close();
       },
     };
   } catch (err) {
-    await blobs.close().catch(() => {});
     await store.close().catch(() => {});
     throw err;
   }

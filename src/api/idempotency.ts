@@ -10,10 +10,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, conflict, invalidRequest } from '../domain/errors.js';
-import type { IdempotencyStore } from '../store/webhook-types.js';
 import type { AppDeps } from './deps.js';
 import { cleanFilename } from './routes/upload.js';
-import { extensionsOf } from './webhooks-deps.js';
 
 const TTL_MS = 24 * 3600_000;
 /** How long a running request holds its key; a process that died mid-request frees it after this. 5 min covers a 100-file upload at ~10 MB/s. */
@@ -58,7 +56,7 @@ async function hashParts(request: FastifyRequest, maxBytes: number): Promise<Arr
 
 /** Adds the Idempotency-Key hooks to the /v1 scope (after auth). */
 export function registerIdempotency(v1: FastifyInstance, deps: AppDeps): void {
-  let store: IdempotencyStore | null = null;
+  const store = deps.store.idempotency;
   let lastPurge = 0;
 
   // Documents the header on the two routes (and /openapi.json) without touching the route files.
@@ -80,7 +78,6 @@ export function registerIdempotency(v1: FastifyInstance, deps: AppDeps): void {
     if (raw === undefined) return;
     const key = Array.isArray(raw) ? raw[0] : raw;
     if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw invalidRequest('Idempotency-Key must be 1 to 255 visible ASCII characters', { field: 'Idempotency-Key' });
-    store ??= (await extensionsOf(deps.store, deps.config.dbSchema)).idempotency;
     const now = deps.now();
     if (now - lastPurge > PURGE_EVERY_MS) {
       lastPurge = now;
@@ -110,7 +107,7 @@ export function registerIdempotency(v1: FastifyInstance, deps: AppDeps): void {
 
   v1.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const held = request.idempotency;
-    if (!held || !store) return payload;
+    if (!held) return payload;
     request.idempotency = undefined;
     const status = reply.statusCode;
     try {

@@ -2,17 +2,15 @@
  * ETag / If-None-Match and `?wait=N` long-poll on the two status endpoints (API.md §3), for
  * routes whose config names a `statusResource`. The ETag is a hash of the view the route
  * returns (the same function that builds the body), so it changes exactly when the answer
- * does. A waiting request re-reads the resource (one indexed row) when this process changes
- * the store (in-process signal) and every 250 ms otherwise, so a change made by another process
- * (a worker in cluster mode) is seen within a quarter second.
+ * does. A waiting request re-reads the resource (one indexed row) on each `documents` change
+ * of the Store's change stream, and every 250 ms otherwise, so a change the stream cannot carry
+ * (another process on the SQLite file) is seen within a quarter second.
  */
 import { createHash } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalidRequest } from '../domain/errors.js';
-import type { Store } from '../store/types.js';
 import type { AppDeps } from './deps.js';
-import { batchView, documentView } from './views.js';
+import { batchView, documentView } from '../contract/views.js';
 
 /** The longest `?wait` (API.md §3): 30 s keeps us under common proxy idle timeouts (60 s). */
 export const MAX_WAIT_S = 30;
@@ -31,33 +29,6 @@ export function ifNoneMatchHits(header: string | undefined, etag: string): boole
   return header.split(',').some((t) => strip(t) === strip(etag));
 }
 
-const signals = new WeakMap<Store, EventEmitter>();
-const MUTATORS = ['insertDocuments', 'submitBatch', 'deleteBatch', 'deleteDocument', 'claimDocuments', 'completeDocument', 'reapExpiredLeases'] as const;
-
-/**
- * The change signal of `store`: its mutating methods are wrapped (once) to emit 'change' after
- * they resolve. Workers of this process share the store object, so their completions wake the
- * waiting requests at once; other processes are caught by the polling.
- */
-export function changeSignal(store: Store): EventEmitter {
-  let em = signals.get(store);
-  if (em) return em;
-  const emitter = new EventEmitter();
-  emitter.setMaxListeners(0);
-  const target = store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
-  for (const name of MUTATORS) {
-    const orig = target[name];
-    if (typeof orig !== 'function') continue;
-    target[name] = async (...args: unknown[]) => {
-      const out = await orig.apply(store, args);
-      emitter.emit('change');
-      return out;
-    };
-  }
-  signals.set(store, (em = emitter));
-  return em;
-}
-
 function parseWait(raw: unknown): number | null {
   if (raw === undefined || raw === '') return null;
   const s = String(raw);
@@ -69,12 +40,12 @@ function parseWait(raw: unknown): number | null {
 
 /** Adds the ETag and long-poll hooks to the /v1 scope (before its routes are registered). */
 export function registerLongPoll(v1: FastifyInstance, deps: AppDeps): void {
-  const signal = changeSignal(deps.store);
   // On shutdown, waiting requests answer at once instead of holding the close for up to 30 s.
   let closing = false;
+  const closers = new Set<() => void>();
   v1.addHook('preClose', async () => {
     closing = true;
-    signal.emit('change');
+    for (const wake of closers) wake();
   });
 
   // Documents `?wait` in the status routes' schema (validation and /openapi.json) without
@@ -117,12 +88,14 @@ export function registerLongPoll(v1: FastifyInstance, deps: AppDeps): void {
       while (!gone && !closing && !reply.sent && Date.now() < deadline) {
         await new Promise<void>((resolve) => {
           const t = setTimeout(done, Math.min(POLL_MS, Math.max(0, deadline - Date.now())));
+          const unsubscribe = deps.store.changes.subscribe('documents', done);
+          closers.add(done);
           function done() {
             clearTimeout(t);
-            signal.off('change', done);
+            unsubscribe();
+            closers.delete(done);
             resolve();
           }
-          signal.once('change', done);
         });
         if ((await current(request)) !== start) return;
       }

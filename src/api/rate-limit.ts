@@ -1,41 +1,25 @@
 /**
- * Per-API-key rate limits (API.md §6) with rate-limiter-flexible, counters in the database so
- * every API process of a cluster shares them: RateLimiterSQLite on the store's better-sqlite3
- * connection (embedded), RateLimiterPostgres on its pool (cluster), both on migration 102's
- * `rate_limits` table. Two classes: the status endpoints (120/min) and everything else.
+ * Per-API-key rate limits (API.md §6) on the Store's counters (`store.rateLimits`), so every
+ * API process of a cluster shares them. Two classes: the status endpoints (120/min) and
+ * everything else.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ApiError } from '../domain/errors.js';
-import type { RateLimitBackend } from '../store/webhook-types.js';
+import type { RateLimitCounters } from '../store/rate-limits.js';
 import type { AppDeps } from './deps.js';
 import { sendError } from './errors.js';
-import { extensionsOf } from './webhooks-deps.js';
 
 type LimitClass = 'status' | 'default';
 const WINDOW_S = 60;
 
-/** One limiter per class over the backend's table; keys are prefixed by class. */
-export function buildLimiters(backend: RateLimitBackend, perMinute: Record<LimitClass, number>): Record<LimitClass, RateLimiterAbstract> {
+/** One limiter per class over the store's counters; keys are prefixed by class. */
+export function buildLimiters(counters: RateLimitCounters, perMinute: Record<LimitClass, number>): Record<LimitClass, RateLimiterAbstract> {
   const make = (cls: LimitClass): RateLimiterAbstract => {
     // A key past its limit is then refused from memory until its window ends, so a client that
     // keeps hammering after its 429 costs no database write (each write is ~0.3 ms on SQLite).
-    const common = {
-      points: perMinute[cls],
-      duration: WINDOW_S,
-      keyPrefix: cls,
-      tableName: backend.tableName,
-      tableCreated: true,
-      inMemoryBlockOnConsumed: perMinute[cls] + 1,
-      // Every 5 minutes, rows that expired over an hour ago are deleted. RateLimiterPostgres does
-      // this by default, RateLimiterSQLite only when asked: embedded mode kept a row per key
-      // and class for ever.
-      clearExpiredByTimeout: true,
-    };
-    return backend.kind === 'sqlite'
-      ? new RateLimiterSQLite({ ...common, storeClient: backend.db, storeType: 'better-sqlite3' })
-      : new RateLimiterPostgres({ ...common, storeClient: backend.pool, schemaName: backend.schemaName ?? undefined });
+    return counters.limiter({ points: perMinute[cls], duration: WINDOW_S, keyPrefix: cls, inMemoryBlockOnConsumed: perMinute[cls] + 1 });
   };
   return { status: make('status'), default: make('default') };
 }
@@ -59,17 +43,17 @@ export function rateLimitHeaders(cls: LimitClass, limit: number, res: RateLimite
 export function rateLimitHook(deps: AppDeps) {
   const { enabled, statusPerMinute, defaultPerMinute } = deps.config.rateLimits;
   const perMinute: Record<LimitClass, number> = { status: statusPerMinute, default: defaultPerMinute };
-  let limiters: Promise<Record<LimitClass, RateLimiterAbstract>> | null = null;
+  let limiters: Record<LimitClass, RateLimiterAbstract> | null = null;
   return async function rateLimit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (!enabled || reply.sent) return;
     const auth = request.headers.authorization;
     if (!auth || !request.account) return;
-    limiters ??= extensionsOf(deps.store, deps.config.dbSchema).then((ext) => buildLimiters(ext.rateLimit, perMinute));
+    limiters ??= buildLimiters(deps.store.rateLimits, perMinute);
     const cls: LimitClass = request.routeOptions.config.statusResource ? 'status' : 'default';
     const key = createHash('sha256').update(auth.replace(/^Bearer\s+/i, '').trim()).digest('hex').slice(0, 32);
     let res: RateLimiterRes;
     try {
-      res = await (await limiters)[cls].consume(key, 1);
+      res = await limiters[cls].consume(key, 1);
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) {
         request.log.error({ err }, 'rate limiter unavailable; request let through');

@@ -2,9 +2,11 @@
  * The TypeScript SDK of the v1 API: upload, process, status, wait, results. Uses the platform's
  * fetch, FormData and Blob (Node ≥ 20), so the same code runs in the CLI, tests and browsers.
  */
-import type { BatchView, DocumentResultView, DocumentView } from '../api/views.js';
+import type { Batch, BatchList, BatchResults, Document, DocumentResult, ProcessResponse, UploadResponse } from '../contract/schemas.js';
 
-export type { BatchView, DocumentResultView, DocumentView };
+export type { Batch, BatchList, BatchResults, Document, DocumentResult, ProcessResponse, UploadResponse };
+/** The view names of the server's row mappers, for the same shapes. */
+export type { Batch as BatchView, Document as DocumentView, DocumentResult as DocumentResultView };
 
 /** A non-2xx answer, with the API's error envelope. */
 export class TablemillApiError extends Error {
@@ -27,16 +29,8 @@ export interface UploadFile {
   contentType?: string;
 }
 
-export interface BatchResultsPage {
-  batch_name: string;
-  status: BatchView['status'];
-  all_done: boolean;
-  created_at: string;
-  started_at: string | null;
-  completed_at: string | null;
-  documents: DocumentResultView[];
-  next_cursor: string | null;
-}
+/** One page of `GET /v1/batches/{name}/results`. */
+export type BatchResultsPage = BatchResults;
 
 /** A client bound to one server and one API key. */
 export class TablemillClient {
@@ -70,7 +64,7 @@ export class TablemillClient {
   }
 
   /** Uploads files into a batch (created if needed); does not start processing. */
-  async upload(batchName: string, files: UploadFile[]): Promise<{ batch_name: string; documents: DocumentView[] }> {
+  async upload(batchName: string, files: UploadFile[]): Promise<UploadResponse> {
     const form = new FormData();
     for (const f of files) {
       const blob = f.data instanceof Blob ? f.data : new Blob([f.data], { type: f.contentType ?? 'application/octet-stream' });
@@ -80,31 +74,31 @@ export class TablemillClient {
   }
 
   /** Submits every not-yet-submitted document of the batch. */
-  process(batchName: string): Promise<{ batch_name: string; submitted: number; batch: BatchView }> {
+  process(batchName: string): Promise<ProcessResponse> {
     return this.request('POST', `/v1/batches/${encodeURIComponent(batchName)}/process`);
   }
 
-  getBatch(batchName: string): Promise<BatchView> {
+  getBatch(batchName: string): Promise<Batch> {
     return this.request('GET', `/v1/batches/${encodeURIComponent(batchName)}`);
   }
 
-  listBatches(opts: { limit?: number; cursor?: string } = {}): Promise<{ batches: BatchView[]; next_cursor: string | null }> {
+  listBatches(opts: { limit?: number; cursor?: string } = {}): Promise<BatchList> {
     return this.request('GET', `/v1/batches${query(opts)}`);
   }
 
-  deleteBatch(batchName: string): Promise<BatchView> {
+  deleteBatch(batchName: string): Promise<Batch> {
     return this.request('DELETE', `/v1/batches/${encodeURIComponent(batchName)}`);
   }
 
-  getDocument(id: string): Promise<DocumentView> {
+  getDocument(id: string): Promise<Document> {
     return this.request('GET', `/v1/documents/${encodeURIComponent(id)}`);
   }
 
-  documentResults(id: string): Promise<DocumentResultView> {
+  documentResults(id: string): Promise<DocumentResult> {
     return this.request('GET', `/v1/documents/${encodeURIComponent(id)}/results`);
   }
 
-  deleteDocument(id: string): Promise<DocumentView | undefined> {
+  deleteDocument(id: string): Promise<Document | undefined> {
     return this.request('DELETE', `/v1/documents/${encodeURIComponent(id)}`);
   }
 
@@ -124,8 +118,8 @@ export class TablemillClient {
   }
 
   /** Every document result of the batch, following `next_cursor`. */
-  async results(batchName: string, pageSize = 100): Promise<DocumentResultView[]> {
-    const out: DocumentResultView[] = [];
+  async results(batchName: string, pageSize = 100): Promise<DocumentResult[]> {
+    const out: DocumentResult[] = [];
     let cursor: string | undefined;
     do {
       const page = await this.resultsPage(batchName, { limit: pageSize, cursor });
@@ -136,7 +130,7 @@ export class TablemillClient {
   }
 
   /** Polls the status endpoint until `all_done` (or throws after `timeoutMs`). */
-  async waitUntilDone(batchName: string, opts: { timeoutMs?: number; intervalMs?: number } = {}): Promise<BatchView> {
+  async waitUntilDone(batchName: string, opts: { timeoutMs?: number; intervalMs?: number } = {}): Promise<Batch> {
     const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
     const interval = opts.intervalMs ?? 250;
     for (;;) {

@@ -16,12 +16,6 @@ export type PublicStatus = (typeof PUBLIC_STATUSES)[number];
 export const INTERNAL_STATES = ['uploaded', 'pending', 'leased', 'succeeded', 'failed', 'canceled'] as const;
 export type InternalState = (typeof INTERNAL_STATES)[number];
 
-export const TERMINAL_STATES: readonly InternalState[] = ['succeeded', 'failed', 'canceled'];
-
-export function isTerminal(state: InternalState): boolean {
-  return state === 'succeeded' || state === 'failed' || state === 'canceled';
-}
-
 /** Maps an internal state onto the public status; `started` is whether `started_at` is set. */
 export function publicStatus(state: InternalState, started: boolean): PublicStatus {
   switch (state) {
@@ -34,12 +28,4 @@ export function publicStatus(state: InternalState, started: boolean): PublicStat
     default:
       return state;
   }
-}
-
-const ORDER: Record<PublicStatus, number> = { queued: 0, processing: 1, succeeded: 2, failed: 2, canceled: 2 };
-
-/** True when moving from `from` to `to` respects `queued → processing → terminal`. */
-export function isForward(from: PublicStatus, to: PublicStatus): boolean {
-  if (from === to) return true;
-  return ORDER[to] > ORDER[from] && !(from === 'processing' && to === 'canceled');
 }

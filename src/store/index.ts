@@ -7,6 +7,12 @@ import type { Store } from './types.js';
 
 export { InvalidCursorError } from './cursor.js';
 export type * from './types.js';
+export type * from './webhooks.js';
+export type * from './idempotency.js';
+export type * from './changes.js';
+export type * from './rate-limits.js';
+export { BlobNotFoundError, BlobTooLargeError } from '../blobs/types.js';
+export type { BlobStore, PutResult } from '../blobs/types.js';
 
 /** The Store for `config`, not yet migrated (serve, worker and `migrate` call `migrate()`). */
 export async function openStore(config: Config): Promise<Store> {
@@ -16,5 +22,5 @@ export async function openStore(config: Config): Promise<Store> {
     return PostgresStore.open(config.databaseUrl, config.dbSchema);
   }
   mkdirSync(config.dataDir, { recursive: true });
-  return new SqliteStore(join(config.dataDir, 'tablemill.db'));
+  return new SqliteStore(join(config.dataDir, 'tablemill.db'), { blobDir: join(config.dataDir, 'blobs') });
 }

@@ -11,8 +11,8 @@ export interface Migration {
 const FILE_RE = /^(\d+)_[a-z0-9_-]+\.sql$/i;
 
 /**
- * Every `NNN_name.sql` in `dir`, sorted by number. Files 100+ belong to the webhooks engineer;
- * the runner applies them all in order. Two files with one number is a mistake we refuse.
+ * Every `NNN_name.sql` in `dir`, sorted by number; the runner applies them all in order. Two
+ * files with one number is a mistake we refuse.
  */
 export function loadMigrations(dir: URL): Migration[] {
   const path = fileURLToPath(dir);

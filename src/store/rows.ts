@@ -2,6 +2,7 @@
 import type { ProcessingError } from '../domain/errors.js';
 import type { InternalState } from '../domain/status.js';
 import type { BatchEvent, BatchRow, ClaimedDocument, DocumentResultRow, DocumentRow } from './types.js';
+import type { DeliveryRow, WebhookRow } from './webhooks.js';
 
 type Raw = Record<string, unknown>;
 
@@ -86,5 +87,33 @@ export function toEvent(r: Raw): BatchEvent {
     type: r.type as 'batch.completed',
     batch: json<BatchRow>(r.batch_json) as BatchRow,
     created_at: num(r.created_at),
+  };
+}
+
+/** Maps a `webhooks` row (either dialect). */
+export function toWebhook(r: Raw): WebhookRow {
+  return {
+    batch_id: r.batch_id as string,
+    account_id: r.account_id as string,
+    url: r.url as string,
+    secret: r.secret as string,
+    created_at: num(r.created_at),
+    disabled_at: numOrNull(r.disabled_at),
+    disabled_reason: (r.disabled_reason as string | null) ?? null,
+  };
+}
+
+/** Maps a `webhook_deliveries` row (either dialect; pg hands BIGINT back as text). */
+export function toDelivery(r: Raw): DeliveryRow {
+  return {
+    id: r.id as string,
+    batch_id: r.batch_id as string,
+    event_id: r.event_id as string,
+    attempt: num(r.attempt),
+    status: r.status as DeliveryRow['status'],
+    response_status: numOrNull(r.response_status),
+    error: (r.error as string | null) ?? null,
+    created_at: num(r.created_at),
+    next_attempt_at: numOrNull(r.next_attempt_at),
   };
 }

@@ -7,6 +7,11 @@
 import type { StatusCounts } from '../domain/batch.js';
 import type { ProcessingError } from '../domain/errors.js';
 import type { InternalState } from '../domain/status.js';
+import type { BlobStore } from '../blobs/types.js';
+import type { ChangeStream } from './changes.js';
+import type { IdempotencyStore } from './idempotency.js';
+import type { RateLimitCounters } from './rate-limits.js';
+import type { WebhookStore } from './webhooks.js';
 
 export interface Account {
   id: string;
@@ -87,6 +92,17 @@ export interface Page<T> {
 }
 
 export interface Store {
+  /** Webhooks of batches and their delivery log. */
+  readonly webhooks: WebhookStore;
+  /** Idempotency keys of the API's POST requests. */
+  readonly idempotency: IdempotencyStore;
+  /** The API's rate-limit counters. */
+  readonly rateLimits: RateLimitCounters;
+  /** The original uploads (a local folder for SQLite, the database for PostgreSQL); closed with the Store. */
+  readonly blobs: BlobStore;
+  /** Committed changes: in-process for SQLite, LISTEN/NOTIFY (any process) for PostgreSQL. */
+  readonly changes: ChangeStream;
+
   /** Applies pending migrations; idempotent. */
   migrate(): Promise<void>;
   /** Cheap round-trip used by `/readyz`. */
@@ -146,7 +162,7 @@ export interface Store {
   /** Resolves when work may be available (NOTIFY on PostgreSQL, in-process signal on SQLite) or after `ms`. */
   waitForWork(ms: number, signal?: AbortSignal): Promise<void>;
 
-  // added by the store engineer (existing signatures unchanged)
+  // reads for the webhooks, tests and metrics
   /** The batch row by internal id, live or deleted, inside the account; null if not found. */
   getBatchById(accountId: string, batchId: string): Promise<BatchRow | null>;
   /** Webhook outbox rows of a batch (one per processing run that reached `all_done`), oldest first. */

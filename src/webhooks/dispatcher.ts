@@ -4,20 +4,20 @@
  * state is in the database, so a restart loses nothing and several processes (serve and
  * workers in cluster mode) can run one each: the claim hands an attempt to exactly one.
  */
-import { EventEmitter } from 'node:events';
 import type { Config } from '../config.js';
 import { newId } from '../domain/names.js';
-import { batchView, iso } from '../api/views.js';
+import { batchView, iso } from '../contract/views.js';
+import type { BatchCompletedEvent } from '../contract/webhooks.js';
 import type { BatchRow } from '../store/types.js';
-import type { AttemptResult, ClaimedDelivery, WebhookStore } from '../store/webhook-types.js';
+import type { ChangeStream } from '../store/changes.js';
+import type { AttemptResult, ClaimedDelivery, WebhookStore } from '../store/webhooks.js';
 import { sendWebhook, type SendOutcome } from './send.js';
-
-/** In-process wake-up of the dispatchers (a redelivery asks for an attempt now). */
-export const webhookWake = new EventEmitter();
 
 export interface DispatcherOptions {
   config: Pick<Config, 'webhooks'>;
   webhooks: WebhookStore;
+  /** The Store's change stream: a `webhooks` change (an event written, a redelivery) starts a round now. */
+  changes?: ChangeStream;
   now?: () => number;
   /** Idle wait between polls. 500 ms: a finished batch is announced within about half a second. */
   pollMs?: number;
@@ -37,7 +37,8 @@ export interface Dispatcher {
 export function eventBody(claim: Pick<ClaimedDelivery, 'event_id' | 'event_type' | 'event_created_at' | 'batch_json' | 'url'>): string {
   const snap = JSON.parse(claim.batch_json) as BatchRow;
   const batch = batchView({ ...snap, webhook_url: snap.webhook_url ?? claim.url });
-  return JSON.stringify({ id: claim.event_id, type: claim.event_type, created_at: iso(claim.event_created_at), data: { batch } });
+  const event: BatchCompletedEvent = { id: claim.event_id, type: claim.event_type, created_at: iso(claim.event_created_at) as string, data: { batch } };
+  return JSON.stringify(event);
 }
 
 /**
@@ -92,8 +93,7 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     return claims.length;
   }
 
-  const onWake = () => wake?.();
-  webhookWake.on('wake', onWake);
+  const unsubscribe = opts.changes?.subscribe('webhooks', () => wake?.());
 
   const loop = (async () => {
     while (!stopped) {
@@ -118,7 +118,7 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     },
     async stop() {
       stopped = true;
-      webhookWake.off('wake', onWake);
+      unsubscribe?.();
       if (timer) clearTimeout(timer);
       wake?.();
       await loop;

@@ -5,7 +5,8 @@
  */
 import type { BlobStore } from '../blobs/types.js';
 import type { Config } from '../config.js';
-import { startLeaseRenewal, startReaper } from '../queue/index.js';
+import { startLeaseRenewal } from './lease.js';
+import { startReaper } from './reaper.js';
 import type { ClaimedDocument, DocumentOutcome, Store } from '../store/types.js';
 import { ExtractionAbortedError, ExtractionPool } from './pool.js';
 

@@ -33,7 +33,6 @@ export async function openApi(env: Record<string, string> = {}): Promise<ApiHarn
     key: async (account) => (await createKey(store, account, Date.now())).key,
     async close() {
       await app.close();
-      await blobs.close();
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     },

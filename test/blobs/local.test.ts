@@ -1,29 +1,13 @@
-import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { LocalBlobStore } from '../../src/blobs/local.js';
-import { blobContract } from './contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tablemill-blobs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Every file under the blob folder, temp files included. */
-function files(): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name));
-}
-
-blobContract('local folder', {
-  async open() {
-    return new LocalBlobStore(dir);
-  },
-  async leftovers() {
-    return files().length;
-  },
-});
-
+// The BlobStore contract runs on `store.blobs` in the Store contract (test/store/).
 it('removeStaleTemp removes only old temp files of killed puts', async () => {
   const s = new LocalBlobStore(dir);
   const kept = await s.put((async function* () { yield new Uint8Array([1, 2, 3]); })());

@@ -9,8 +9,9 @@ import { newId } from '../../src/domain/names.js';
 import { publicStatus } from '../../src/domain/status.js';
 import { InvalidCursorError } from '../../src/store/cursor.js';
 import type { BatchRow, NewDocument, Store } from '../../src/store/types.js';
+import { partsContract, type PartsHarness } from './contract-parts.js';
 
-export interface StoreHarness {
+export interface StoreHarness extends PartsHarness {
   /** A new, empty, migrated database and a first connection to it. */
   fresh(): Promise<Store>;
   /** Another, independent connection (pool) to the database of the last `fresh()`. */
@@ -453,4 +454,5 @@ export function storeContract(name: string, harness: StoreHarness): void {
       await aborted;
     });
   });
+  partsContract(name, harness);
 }

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
-import { LocalBlobStore } from '../../src/blobs/local.js';
 import { SqliteStore } from '../../src/store/sqlite/store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tablemill-kill-'));
@@ -31,7 +30,7 @@ it('an upload that resolved survives kill -9 of its process (row and blob)', asy
     const doc = await store.getDocument(got.account, got.id);
     expect(doc).toMatchObject({ state: 'uploaded', blob_key: got.key, sha256: got.sha256 });
     expect((await store.getBatch(got.account, 'b'))?.counts.queued).toBe(1);
-    const bytes = await new LocalBlobStore(join(dir, 'blobs')).get(got.key);
+    const bytes = await store.blobs.get(got.key);
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(got.sha256);
   } finally {
     await store.close();

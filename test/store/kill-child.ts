@@ -4,16 +4,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { LocalBlobStore } from '../../src/blobs/local.js';
 import { newId } from '../../src/domain/names.js';
 import { SqliteStore } from '../../src/store/sqlite/store.js';
 
 const dir = process.argv[2];
 const store = new SqliteStore(join(dir, 'tablemill.db'));
 await store.migrate();
-const blobs = new LocalBlobStore(join(dir, 'blobs'));
 const bytes = randomBytes(100_000);
-const put = await blobs.put((async function* () { yield new Uint8Array(bytes); })());
+const put = await store.blobs.put((async function* () { yield new Uint8Array(bytes); })());
 const acc = await store.getOrCreateAccount('durable', Date.now());
 const id = newId('doc');
 await store.insertDocuments(acc.id, 'b', [{ id, filename: 'x.pdf', content_type: 'application/pdf', size_bytes: put.size, sha256: put.sha256, blob_key: put.key }], Date.now());

@@ -19,15 +19,23 @@ if (!url) {
     for (const s of schemas) await c.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
     await c.end();
   });
+  let last: PostgresStore | null = null;
   storeContract('postgres', {
     async fresh() {
       schemas.push(`${prefix}_${schemas.length}`);
       const s = await PostgresStore.open(url, schemas[schemas.length - 1], { max: 4 });
       await s.migrate();
-      return s;
+      return (last = s);
     },
     async another() {
       return PostgresStore.open(url, schemas[schemas.length - 1], { max: 4 });
+    },
+    async blobLeftovers() {
+      // Blob rows, plus any chunk rows without one (the foreign key should make those impossible).
+      const r = await (last as PostgresStore).pool.query(
+        'SELECT (SELECT count(*) FROM blobs) + (SELECT count(*) FROM blob_chunks c WHERE NOT EXISTS (SELECT 1 FROM blobs b WHERE b.key = c.key)) AS n',
+      );
+      return Number(r.rows[0].n);
     },
   });
 

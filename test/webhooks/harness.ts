@@ -14,7 +14,6 @@ import { buildApp } from '../../src/api/app.js';
 import { createKey } from '../../src/api/auth.js';
 import type { AppDeps } from '../../src/api/deps.js';
 import { Metrics } from '../../src/api/metrics.js';
-import { openBlobStore } from '../../src/blobs/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/types.js';
@@ -59,8 +58,7 @@ export async function open(env: Record<string, string>, reuseKey?: string): Prom
   const config = loadConfig(fullEnv);
   const store = await openStore(config);
   await store.migrate();
-  const blobs = await openBlobStore(config, store);
-  const deps: AppDeps = { config, store, blobs, metrics: new Metrics(), exporters: {}, now: Date.now };
+  const deps: AppDeps = { config, store, blobs: store.blobs, metrics: new Metrics(), exporters: {}, now: Date.now };
   const app = await buildApp(deps);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const key = reuseKey ?? (await createKey(store, 'acme', Date.now())).key;
@@ -75,7 +73,6 @@ export async function open(env: Record<string, string>, reuseKey?: string): Prom
     env: fullEnv,
     async close() {
       await app.close();
-      await blobs.close();
       await store.close();
     },
   };

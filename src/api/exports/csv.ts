@@ -6,7 +6,7 @@
  */
 import { Readable } from 'node:stream';
 import type { ResultExporter } from '../deps.js';
-import { documentResultView, type DocumentResultView } from '../views.js';
+import { documentResultView, type DocumentResultView } from '../../contract/views.js';
 import { attachment, baseName, batchResults, coalesce, LINE_ITEM_COLUMNS, lineItemRows, type Cell } from './rows.js';
 
 /** One CSV field. */

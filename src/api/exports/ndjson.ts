@@ -4,7 +4,7 @@
  */
 import { Readable } from 'node:stream';
 import type { ResultExporter } from '../deps.js';
-import { documentResultView, type DocumentResultView } from '../views.js';
+import { documentResultView, type DocumentResultView } from '../../contract/views.js';
 import { attachment, baseName, batchResults, coalesce } from './rows.js';
 
 async function* lines(docs: AsyncIterable<DocumentResultView>): AsyncGenerator<string> {

@@ -4,7 +4,7 @@
  * line-items sheet.
  */
 import type { Account, BatchRow, DocumentResultRow, Store } from '../../store/types.js';
-import { documentResultView, type DocumentResultView } from '../views.js';
+import { documentResultView, type DocumentResultView } from '../../contract/views.js';
 
 /** Documents per store page: 200 results of ~5 KB keep a page near 1 MB. */
 export const PAGE = 200;

@@ -10,7 +10,7 @@ import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { Table } from '../../extract/types.js';
 import type { ResultExporter } from '../deps.js';
-import { documentResultView, type DocumentResultView } from '../views.js';
+import { documentResultView, type DocumentResultView } from '../../contract/views.js';
 import { attachment, baseName, batchResults, LINE_ITEM_COLUMNS, lineItemRows } from './rows.js';
 
 const TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

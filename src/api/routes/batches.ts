@@ -12,8 +12,8 @@ import {
   ProcessResponseSchema,
   ResultsQuery,
   errorResponses,
-} from '../schemas.js';
-import { batchView, documentResultView, iso } from '../views.js';
+} from '../../contract/schemas.js';
+import { batchView, documentResultView, iso } from '../../contract/views.js';
 
 const security = [{ bearer: [] }];
 

@@ -2,8 +2,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError, conflict, documentNotFound } from '../../domain/errors.js';
 import type { AppDeps } from '../deps.js';
-import { DocumentIdParams, DocumentResultSchema, DocumentSchema, ErrorSchema, ResultsQuery, errorResponses } from '../schemas.js';
-import { documentResultView, documentView } from '../views.js';
+import { DocumentIdParams, DocumentResultSchema, DocumentSchema, ErrorSchema, ResultsQuery, errorResponses } from '../../contract/schemas.js';
+import { documentResultView, documentView } from '../../contract/views.js';
 
 const security = [{ bearer: [] }];
 

@@ -2,7 +2,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError } from '../../domain/errors.js';
 import type { AppDeps } from '../deps.js';
-import { ErrorSchema } from '../schemas.js';
+import { ErrorSchema } from '../../contract/schemas.js';
 
 /** Readiness fails after 2 s: a load balancer's probe usually times out at 5 s. */
 const READY_TIMEOUT_MS = 2000;

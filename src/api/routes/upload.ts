@@ -11,8 +11,8 @@ import { newId } from '../../domain/names.js';
 import { sniffType } from '../../extract/sniff.js';
 import type { NewDocument } from '../../store/types.js';
 import type { AppDeps } from '../deps.js';
-import { BatchNameParams, ErrorSchema, UploadResponseSchema, errorResponses } from '../schemas.js';
-import { documentView } from '../views.js';
+import { BatchNameParams, ErrorSchema, UploadResponseSchema, errorResponses } from '../../contract/schemas.js';
+import { documentView } from '../../contract/views.js';
 
 /** A stored, printable file name: no path, no control characters, at most 255 characters. */
 export function cleanFilename(raw: string | undefined): string {

@@ -4,56 +4,26 @@
  */
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError, batchNotFound, conflict, invalidRequest } from '../../domain/errors.js';
-import type { DeliveryRow, WebhookRow } from '../../store/webhook-types.js';
+import type { DeliveryRow, WebhookRow } from '../../store/webhooks.js';
 import { literalHostReason, parseCallbackUrl } from '../../webhooks/address-guard.js';
-import { webhookWake } from '../../webhooks/dispatcher.js';
 import { maskSecret, newWebhookSecret, secretKey } from '../../webhooks/signing.js';
 import type { AppDeps } from '../deps.js';
-import { BatchNameParams, ErrorSchema, errorResponses } from '../schemas.js';
-import { iso } from '../views.js';
-import { extensionsOf } from '../webhooks-deps.js';
+import { BatchNameParams, ErrorSchema, errorResponses } from '../../contract/schemas.js';
+import { DeliverySchema, WebhookSchema, type Delivery, type Webhook } from '../../contract/webhooks.js';
+import { iso } from '../../contract/views.js';
 
 const security = [{ bearer: [] }];
-const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
-const NullableInt = Type.Unsafe<number | null>({ type: ['integer', 'null'] });
-const NullableTime = Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time' });
-
-export const WebhookSchema = Type.Object(
-  {
-    batch_name: Type.String(),
-    url: Type.String(),
-    secret: Type.String({ description: 'whsec_…; shown in full only in the PUT answer' }),
-    created_at: Type.String({ format: 'date-time' }),
-    disabled_at: NullableTime,
-  },
-  { title: 'Webhook' },
-);
-
-export const DeliverySchema = Type.Object(
-  {
-    id: Type.String(),
-    event_id: Type.String({ description: 'the webhook-id header; stable across attempts' }),
-    attempt: Type.Integer(),
-    status: Type.Unsafe<'pending' | 'delivered' | 'failed'>({ type: 'string', enum: ['pending', 'delivered', 'failed'] }),
-    response_status: NullableInt,
-    error: NullableString,
-    created_at: Type.String({ format: 'date-time' }),
-    next_attempt_at: NullableTime,
-  },
-  { title: 'Delivery' },
-);
-
 const PutBody = Type.Object({
   url: Type.String({ minLength: 1, maxLength: 2048 }),
   secret: Type.Optional(Type.String({ description: 'whsec_ + base64 of 24–64 bytes; generated when absent' })),
 });
 
-function webhookView(batchName: string, w: WebhookRow, showSecret: boolean) {
+function webhookView(batchName: string, w: WebhookRow, showSecret: boolean): Webhook {
   return { batch_name: batchName, url: w.url, secret: showSecret ? w.secret : maskSecret(w.secret), created_at: iso(w.created_at) as string, disabled_at: iso(w.disabled_at) };
 }
 
 /** The `Delivery` shape. */
-export function deliveryView(d: DeliveryRow) {
+export function deliveryView(d: DeliveryRow): Delivery {
   return {
     id: d.id,
     event_id: d.event_id,
@@ -69,8 +39,8 @@ export function deliveryView(d: DeliveryRow) {
 /** Registers the webhook routes under /v1. */
 export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const { store, config } = deps;
+  const { webhooks } = store;
   return async (app) => {
-    const { webhooks } = await extensionsOf(store, config.dbSchema);
     const liveBatch = async (accountId: string, name: string) => {
       const b = await store.getBatch(accountId, name);
       if (!b) throw batchNotFound(name);
@@ -163,7 +133,6 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         if (hook.disabled_at !== null) throw conflict(`the webhook of ${batch.name} was disabled (${hook.disabled_reason}); PUT it again to re-enable`);
         const row = await webhooks.redeliver(batch.id, request.params.id, deps.now());
         if (!row) throw new ApiError(404, 'not_found', `delivery ${request.params.id} not found`);
-        webhookWake.emit('wake');
         return reply.code(202).send(deliveryView(row));
       },
     );

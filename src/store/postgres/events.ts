@@ -15,11 +15,11 @@ export const BATCH_JSON_SQL = `jsonb_build_object('id', b.id, 'account_id', b.ac
 /** The all_done condition of `isAllDone` on a batches row aliased `b`, live batches only. */
 export const LIVE_ALL_DONE_SQL = 'b.deleted_at IS NULL AND b.queued = 0 AND b.processing = 0 AND b.succeeded + b.failed + b.canceled > 0';
 
-/** One event per (batch, run): a second all_done in the same run writes nothing. */
-export async function insertBatchCompleted(q: Q, id: string, batch: BatchRow, now: number): Promise<void> {
+/** One event per (batch, run): a second all_done in the same run writes nothing (false). */
+export async function insertBatchCompleted(q: Q, id: string, batch: BatchRow, now: number): Promise<boolean> {
   const sql = `INSERT INTO batch_events (id, batch_id, run, type, batch_json, created_at) VALUES ($1, $2, $3, 'batch.completed', $4::jsonb, $5)
      ON CONFLICT (batch_id, run) DO NOTHING`;
-  await q.query(sql, [id, batch.id, batch.run, JSON.stringify(batch), now]);
+  return ((await q.query(sql, [id, batch.id, batch.run, JSON.stringify(batch), now])).rowCount ?? 0) > 0;
 }
 
 export async function selectBatchEvents(q: Q, batchId: string): Promise<BatchEvent[]> {

@@ -4,8 +4,8 @@
  * concurrent duplicates runs.
  */
 import type { Pool } from 'pg';
-import type { IdempotencyBegin, IdempotencyStore } from '../webhook-types.js';
-import { inTransaction } from './webhooks.js';
+import type { IdempotencyBegin, IdempotencyStore } from '../idempotency.js';
+import { transaction } from './pool.js';
 
 type Raw = Record<string, unknown>;
 
@@ -14,7 +14,7 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
   constructor(private readonly pool: Pool) {}
 
   async beginIdempotent(scope: string, key: string, requestHash: string | null, now: number, lockMs: number, ttlMs: number): Promise<IdempotencyBegin> {
-    return inTransaction(this.pool, async (c): Promise<IdempotencyBegin> => {
+    return transaction(this.pool, async (c): Promise<IdempotencyBegin> => {
       // Insert-or-nothing first: the winner of a race owns the key without reading it.
       const ins = await c.query(
         `INSERT INTO idempotency_keys (scope, key, request_hash, status, created_at, locked_until, expires_at)

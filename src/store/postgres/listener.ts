@@ -1,38 +1,49 @@
-/** One dedicated connection per process that LISTENs for work and wakes local waiters. */
+/**
+ * One dedicated connection per Store that LISTENs for work and for changes, and wakes local
+ * waiters and subscribers.
+ */
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
-import { WORK_CHANNEL } from './queue.js';
+import { nextEvent, type ChangeKind, type ChangeStream } from '../changes.js';
+import { CHANGES_CHANNEL, WORK_CHANNEL } from './notify.js';
+
+/** A dropped connection with subscribers left is re-opened after this long. */
+const RECONNECT_MS = 1000;
 
 /**
- * Connects lazily on the first wait. A dropped connection is not an error for anyone: waiters
- * fall back to their poll timeout, and the next wait reconnects.
+ * Connects lazily, on the first wait or subscription. A dropped connection is not an error for
+ * anyone: waiters and subscribers fall back to their polls until it is re-opened.
  */
-export class WorkListener {
+export class Listener implements ChangeStream {
   private client: pg.Client | null = null;
   private connecting: Promise<void> | null = null;
   private readonly events = new EventEmitter();
   private closed = false;
+  private subscribers = 0;
 
   constructor(private readonly config: pg.ClientConfig) {
     this.events.setMaxListeners(0);
   }
 
-  /** Resolves on a notification, after `ms`, or when `signal` aborts. */
+  /** Resolves on a work notification, after `ms`, or when `signal` aborts. */
   async wait(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted || this.closed) return;
-    const woken = new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.events.off('work', done);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.events.on('work', done);
-      signal?.addEventListener('abort', done, { once: true });
-    });
+    const woken = nextEvent(this.events, 'work', ms, signal);
     this.ensure().catch(() => {});
     await woken;
+  }
+
+  subscribe(kind: ChangeKind, fn: () => void): () => void {
+    this.events.on(kind, fn);
+    this.subscribers++;
+    this.ensure().catch(() => {});
+    let on = true;
+    return () => {
+      if (!on) return;
+      on = false;
+      this.subscribers--;
+      this.events.off(kind, fn);
+    };
   }
 
   /** Wakes local waiters without a round-trip (this process just made work available). */
@@ -54,13 +65,15 @@ export class WorkListener {
     if (this.connecting) return this.connecting;
     const c = new pg.Client(this.config);
     this.connecting = (async () => {
-      c.on('notification', () => this.events.emit('work'));
+      c.on('notification', (n) => this.events.emit(n.channel === WORK_CHANNEL ? 'work' : (n.payload ?? '')));
       c.on('error', () => {
         if (this.client === c) this.client = null;
         c.end().catch(() => {});
+        if (this.subscribers > 0 && !this.closed) setTimeout(() => this.ensure().catch(() => {}), RECONNECT_MS).unref();
       });
       await c.connect();
       await c.query(`LISTEN ${WORK_CHANNEL}`);
+      await c.query(`LISTEN ${CHANGES_CHANNEL}`);
       if (this.closed) await c.end();
       else this.client = c;
     })().finally(() => {

@@ -1,31 +1,50 @@
 /** The Store on PostgreSQL (cluster mode): a `pg` Pool, one transaction per transition. */
 import type pg from 'pg';
-import { isAllDone, type StatusCounts } from '../../domain/batch.js';
+import type { StatusCounts } from '../../domain/batch.js';
 import { newId } from '../../domain/names.js';
-import { publicStatus } from '../../domain/status.js';
-import { decodeCursor, encodeCursor } from '../cursor.js';
-import { move } from '../delta.js';
 import { toClaimed } from '../rows.js';
+import { batchPages, deletion, deltas, isFirstClaim, perBatch, resultPages, writesCompletedEvent } from '../rules.js';
+import type { ChangeStream } from '../changes.js';
+import type { RateLimitCounters } from '../rate-limits.js';
 import type { Account, BatchEvent, BatchRecount, BatchRow, ClaimedDocument, DocumentOutcome, DocumentResultRow, DocumentRow, NewDocument, Page, Store } from '../types.js';
 import * as accounts from './accounts.js';
 import * as batches from './batches.js';
 import * as documents from './documents.js';
 import * as events from './events.js';
-import { WorkListener } from './listener.js';
+import { PostgresBlobStore } from '../../blobs/postgres.js';
+import { PostgresIdempotencyStore } from './idempotency.js';
+import { Listener } from './listener.js';
 import { migratePostgres } from './migrate.js';
+import { notifyChange, notifyWork } from './notify.js';
 import { clientConfig, openPool, queryRetrying, transaction, type Q } from './pool.js';
 import * as queue from './queue.js';
+import { postgresRateLimits } from './rate-limits.js';
+import { PostgresWebhookStore } from './webhooks.js';
 
-/** Cluster-mode Store. `pool` and `tx` are for sibling modules in src/store/postgres/ (and the PG blob store). */
+/** Cluster-mode Store. `pool` and `tx` are for sibling modules in src/store/postgres/. */
 export class PostgresStore implements Store {
-  private readonly listener: WorkListener;
+  readonly webhooks: PostgresWebhookStore;
+  readonly idempotency: PostgresIdempotencyStore;
+  readonly rateLimits: RateLimitCounters;
+  /** Uploads in the database too, so hosts need no shared disk. */
+  readonly blobs: PostgresBlobStore;
+  private readonly listener: Listener;
 
   private constructor(
     readonly pool: pg.Pool,
     readonly schema: string | null,
     url: string,
   ) {
-    this.listener = new WorkListener(clientConfig(url, schema));
+    this.listener = new Listener(clientConfig(url, schema));
+    this.webhooks = new PostgresWebhookStore(pool);
+    this.idempotency = new PostgresIdempotencyStore(pool);
+    this.rateLimits = postgresRateLimits(pool, schema);
+    this.blobs = new PostgresBlobStore(pool);
+  }
+
+  /** LISTEN/NOTIFY: changes committed by any process on this database. */
+  get changes(): ChangeStream {
+    return this.listener;
   }
 
   /** Opens the pool on `url`, with every table in `schema` (created if missing). */
@@ -51,6 +70,7 @@ export class PostgresStore implements Store {
 
   async close(): Promise<void> {
     await this.listener.close();
+    await this.blobs.close();
     await this.pool.end();
   }
 
@@ -75,7 +95,10 @@ export class PostgresStore implements Store {
       }
       if (!batch) throw new Error(`could not create or lock batch ${batchName}`);
       const rows = await documents.insertUploaded(c, accountId, batch.id, batch.name, docs, now);
-      if (docs.length) batch = await batches.bumpBatch(c, batch.id, { counts: move(null, 'queued', docs.length), documents: docs.length });
+      if (docs.length) {
+        batch = await batches.bumpBatch(c, batch.id, deltas.uploaded(docs.length));
+        await notifyChange(c, 'documents');
+      }
       return { batch, documents: rows };
     });
   }
@@ -86,7 +109,8 @@ export class PostgresStore implements Store {
       if (!batch) return null;
       const submitted = await documents.submitUploaded(c, batch.id);
       if (!submitted) return { submitted, batch };
-      await queue.notifyWork(c);
+      await notifyWork(c);
+      await notifyChange(c, 'documents');
       return { submitted, batch: await batches.incrementRun(c, batch.id) };
     });
     if (out?.submitted) this.listener.wake();
@@ -103,20 +127,17 @@ export class PostgresStore implements Store {
   }
 
   async listBatches(accountId: string, opts: { cursor: string | null; limit: number }): Promise<Page<BatchRow>> {
-    const after = opts.cursor ? decodeCursor('b', opts.cursor, ['number', 'string']) : null;
-    const rows = await batches.selectLiveBatchesPage(this.pool, accountId, after ? { created_at: after[0] as number, id: after[1] as string } : null, opts.limit + 1);
-    const items = rows.slice(0, opts.limit);
-    const last = items[items.length - 1];
-    return { items, next_cursor: rows.length > opts.limit ? encodeCursor('b', [last.created_at, last.id]) : null };
+    return batchPages.page(await batches.selectLiveBatchesPage(this.pool, accountId, batchPages.after(opts.cursor), opts.limit + 1), opts.limit);
   }
 
   async deleteBatch(accountId: string, batchName: string, now: number): Promise<BatchRow | null> {
     return this.tx(async (c) => {
       const batch = await batches.markBatchDeleted(c, accountId, batchName, now);
       if (!batch) return null;
+      await notifyChange(c, 'documents');
       const n = await documents.cancelNotStarted(c, batch.id, now);
       // A deleted batch sends no webhook (nobody can read it by name any more).
-      return n ? batches.bumpBatch(c, batch.id, { counts: move('queued', 'canceled', n), completedAt: now }) : batch;
+      return n ? batches.bumpBatch(c, batch.id, deltas.canceled(n, now)) : batch;
     });
   }
 
@@ -129,25 +150,24 @@ export class PostgresStore implements Store {
   }
 
   async listBatchResults(accountId: string, batchId: string, opts: { cursor: string | null; limit: number }): Promise<Page<DocumentResultRow>> {
-    const after = opts.cursor ? (decodeCursor('r', opts.cursor, ['number'])[0] as number) : 0;
-    const rows = await documents.selectResultsPage(this.pool, accountId, batchId, after, opts.limit + 1);
-    const page = rows.slice(0, opts.limit);
-    const next = rows.length > opts.limit ? encodeCursor('r', [page[page.length - 1].seq]) : null;
-    return { items: page.map(({ seq: _seq, ...doc }) => doc), next_cursor: next };
+    const page = resultPages.page(await documents.selectResultsPage(this.pool, accountId, batchId, resultPages.after(opts.cursor) ?? 0, opts.limit + 1), opts.limit);
+    return { items: page.items.map(({ seq: _seq, ...doc }) => doc), next_cursor: page.next_cursor };
   }
 
   async deleteDocument(accountId: string, id: string, now: number): Promise<{ outcome: 'canceled' | 'deleted' | 'conflict'; blob_key: string } | null> {
     return this.tx(async (c) => {
       const doc = await documents.selectDocument(c, accountId, id, true);
       if (!doc) return null;
-      const status = publicStatus(doc.state, doc.started_at !== null);
-      if (status === 'queued' && (await documents.cancelOne(c, id, now))) {
-        await this.afterTransition(c, await batches.bumpBatch(c, doc.batch_id, { counts: move('queued', 'canceled'), completedAt: now }), now);
+      const { action, status } = deletion(doc);
+      if (action === 'cancel' && (await documents.cancelOne(c, id, now))) {
+        await notifyChange(c, 'documents');
+        await this.afterTransition(c, await batches.bumpBatch(c, doc.batch_id, deltas.canceled(1, now)), now);
         return { outcome: 'canceled' as const, blob_key: doc.blob_key };
       }
-      if (status !== 'queued' && status !== 'processing' && (await documents.deleteTerminal(c, id))) {
-        await batches.bumpBatch(c, doc.batch_id, { counts: move(status, null), documents: -1 });
+      if (action === 'delete' && (await documents.deleteTerminal(c, id))) {
+        await batches.bumpBatch(c, doc.batch_id, deltas.removed(status));
         await batches.recomputeSpan(c, doc.batch_id);
+        await notifyChange(c, 'documents');
         return { outcome: 'deleted' as const, blob_key: doc.blob_key };
       }
       return { outcome: 'conflict' as const, blob_key: doc.blob_key };
@@ -158,13 +178,8 @@ export class PostgresStore implements Store {
     if (limit <= 0) return [];
     return this.tx(async (c) => {
       const rows = await queue.claimPending(c, limit, now + leaseMs, now);
-      // attempts = 1 is a first claim: public queued → processing. Batch rows are locked in id
-      // order so concurrent claimers spanning the same batches cannot deadlock.
-      const firsts = new Map<string, number>();
-      for (const r of rows) if (Number(r.attempts) === 1) firsts.set(r.batch_id as string, (firsts.get(r.batch_id as string) ?? 0) + 1);
-      for (const batchId of [...firsts.keys()].sort()) {
-        await batches.bumpBatch(c, batchId, { counts: move('queued', 'processing', firsts.get(batchId)), startedAt: now });
-      }
+      if (rows.length) await notifyChange(c, 'documents');
+      for (const [batchId, n] of perBatch(rows, isFirstClaim)) await batches.bumpBatch(c, batchId, deltas.firstClaimed(n, now));
       return rows.map(toClaimed);
     });
   }
@@ -182,14 +197,13 @@ export class PostgresStore implements Store {
     const out = await this.tx(async (c) => {
       if (!(await queue.tryReaperLock(c, this.schema))) return { requeued: 0, failed: 0 };
       const rows = await queue.reapExpired(c, maxAttempts, now);
-      const failedByBatch = new Map<string, number>();
-      for (const r of rows) if (r.state === 'failed') failedByBatch.set(r.batch_id, (failedByBatch.get(r.batch_id) ?? 0) + 1);
-      for (const batchId of [...failedByBatch.keys()].sort()) {
-        const n = failedByBatch.get(batchId) as number;
-        await this.afterTransition(c, await batches.bumpBatch(c, batchId, { counts: move('processing', 'failed', n), completedAt: now }), now);
+      if (rows.length) await notifyChange(c, 'documents');
+      let failed = 0;
+      for (const [batchId, n] of perBatch(rows, (r) => r.state === 'failed')) {
+        await this.afterTransition(c, await batches.bumpBatch(c, batchId, deltas.reapedFailed(n, now)), now);
+        failed += n;
       }
-      const failed = [...failedByBatch.values()].reduce((a, b) => a + b, 0);
-      if (rows.length > failed) await queue.notifyWork(c);
+      if (rows.length > failed) await notifyWork(c);
       return { requeued: rows.length - failed, failed };
     });
     if (out.requeued) this.listener.wake();
@@ -212,8 +226,8 @@ export class PostgresStore implements Store {
     return batches.selectDocumentStats(this.pool);
   }
 
-  /** The outbox hook: a transition that leaves a live batch all_done writes its run's event. */
+  /** The outbox hook: `writesCompletedEvent` decides; a written event is announced on `webhooks`. */
   private async afterTransition(q: Q, batch: BatchRow, now: number): Promise<void> {
-    if (batch.deleted_at === null && isAllDone(batch.counts)) await events.insertBatchCompleted(q, newId('evt'), batch, now);
+    if (writesCompletedEvent(batch) && (await events.insertBatchCompleted(q, newId('evt'), batch, now))) await notifyChange(q, 'webhooks');
   }
 }

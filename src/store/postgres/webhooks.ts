@@ -6,26 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { newId } from '../../domain/names.js';
-import { toDelivery, toWebhook, type AttemptResult, type ClaimedDelivery, type DeliveryRow, type WebhookRow, type WebhookStore } from '../webhook-types.js';
+import { toDelivery, toWebhook } from '../rows.js';
+import type { BatchEvent } from '../types.js';
+import type { AttemptResult, ClaimedDelivery, DeliveryRow, WebhookRow, WebhookStore } from '../webhooks.js';
+import { notifyChange } from './notify.js';
+import { transaction } from './pool.js';
 
 type Raw = Record<string, unknown>;
 const DELIVERY_COLUMNS = 'id, batch_id, event_id, attempt, status, response_status, error, created_at, next_attempt_at';
-
-/** Runs `fn` in a transaction on one pooled client. */
-export async function inTransaction<T>(pool: Pool, fn: (c: PoolClient) => Promise<T>): Promise<T> {
-  const c = await pool.connect();
-  try {
-    await c.query('BEGIN');
-    const out = await fn(c);
-    await c.query('COMMIT');
-    return out;
-  } catch (err) {
-    await c.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    c.release();
-  }
-}
 
 async function failPending(c: PoolClient, batchId: string, error: string): Promise<void> {
   await c.query(`UPDATE webhook_deliveries SET status = 'failed', error = $1, next_attempt_at = NULL, lease_until = NULL WHERE batch_id = $2 AND status = 'pending'`, [
@@ -39,7 +27,7 @@ export class PostgresWebhookStore implements WebhookStore {
   constructor(private readonly pool: Pool) {}
 
   async putWebhook(accountId: string, batchId: string, url: string, secret: string, now: number): Promise<WebhookRow> {
-    return inTransaction(this.pool, async (c) => {
+    return transaction(this.pool, async (c) => {
       const r = await c.query(
         `INSERT INTO webhooks (batch_id, account_id, url, secret, created_at) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (batch_id) DO UPDATE SET url = excluded.url, secret = excluded.secret, created_at = excluded.created_at,
@@ -58,7 +46,7 @@ export class PostgresWebhookStore implements WebhookStore {
   }
 
   async deleteWebhook(batchId: string): Promise<boolean> {
-    return inTransaction(this.pool, async (c) => {
+    return transaction(this.pool, async (c) => {
       const gone = ((await c.query('DELETE FROM webhooks WHERE batch_id = $1', [batchId])).rowCount ?? 0) > 0;
       if (gone) {
         await c.query('UPDATE batches SET webhook_url = NULL WHERE id = $1', [batchId]);
@@ -82,7 +70,7 @@ export class PostgresWebhookStore implements WebhookStore {
   }
 
   async redeliver(batchId: string, deliveryId: string, now: number): Promise<DeliveryRow | null> {
-    return inTransaction(this.pool, async (c) => {
+    return transaction(this.pool, async (c) => {
       const src = await c.query('SELECT event_id FROM webhook_deliveries WHERE batch_id = $1 AND id = $2', [batchId, deliveryId]);
       if (!src.rows[0]) return null;
       const eventId = src.rows[0].event_id as string;
@@ -94,6 +82,7 @@ export class PostgresWebhookStore implements WebhookStore {
          RETURNING ${DELIVERY_COLUMNS}`,
         [newId('dlv'), batchId, eventId, now],
       );
+      await notifyChange(c, 'webhooks');
       return toDelivery(r.rows[0]);
     });
   }
@@ -135,14 +124,14 @@ export class PostgresWebhookStore implements WebhookStore {
       claim_token: row.claim_token as string,
       url: row.url as string,
       secret: row.secret as string,
-      event_type: row.event_type as string,
+      event_type: row.event_type as BatchEvent['type'],
       event_created_at: Number(row.event_created_at),
       batch_json: row.batch_json as string,
     }));
   }
 
   async finishAttempt(claim: ClaimedDelivery, result: AttemptResult, newDeliveryId: string, now: number): Promise<boolean> {
-    return inTransaction(this.pool, async (c) => {
+    return transaction(this.pool, async (c) => {
       const done = await c.query(
         `UPDATE webhook_deliveries SET status = $1, response_status = $2, error = $3, next_attempt_at = $4, lease_until = NULL
          WHERE id = $5 AND claim_token = $6 AND status = 'pending'`,

@@ -37,8 +37,11 @@ export function incrementRun(db: Db, id: string): BatchRow {
   return toBatch(prepared(db, `UPDATE batches SET run = run + 1 WHERE id = ? RETURNING ${BATCH_COLUMNS}`).get(id) as Raw);
 }
 
-export function markBatchDeleted(db: Db, id: string, now: number): void {
-  prepared(db, 'UPDATE batches SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL').run(now, id);
+/** Marks the live batch deleted; null if there is none. */
+export function markBatchDeleted(db: Db, accountId: string, name: string, now: number): BatchRow | null {
+  const sql = `UPDATE batches SET deleted_at = ? WHERE account_id = ? AND name = ? AND deleted_at IS NULL RETURNING ${BATCH_COLUMNS}`;
+  const r = prepared(db, sql).get(now, accountId, name) as Raw | undefined;
+  return r ? toBatch(r) : null;
 }
 
 /** After a document row is removed: the span is recomputed from what remains (one indexed scan). */

@@ -3,11 +3,11 @@ import { toEvent } from '../rows.js';
 import type { BatchEvent, BatchRow } from '../types.js';
 import { prepared, type Db } from './db.js';
 
-/** One event per (batch, run): a second all_done in the same run writes nothing. */
-export function insertBatchCompleted(db: Db, id: string, batch: BatchRow, now: number): void {
+/** One event per (batch, run): a second all_done in the same run writes nothing (false). */
+export function insertBatchCompleted(db: Db, id: string, batch: BatchRow, now: number): boolean {
   const sql = `INSERT INTO batch_events (id, batch_id, run, type, batch_json, created_at) VALUES (?, ?, ?, 'batch.completed', ?, ?)
      ON CONFLICT (batch_id, run) DO NOTHING`;
-  prepared(db, sql).run(id, batch.id, batch.run, JSON.stringify(batch), now);
+  return prepared(db, sql).run(id, batch.id, batch.run, JSON.stringify(batch), now).changes > 0;
 }
 
 export function selectBatchEvents(db: Db, batchId: string): BatchEvent[] {

@@ -2,7 +2,7 @@
  * SQL of `idempotency_keys` (SQLite). `beginIdempotent` reads and takes the key in one
  * `BEGIN IMMEDIATE` transaction, so two processes racing on one key see one winner.
  */
-import type { IdempotencyBegin, IdempotencyStore } from '../webhook-types.js';
+import type { IdempotencyBegin, IdempotencyStore } from '../idempotency.js';
 import { prepared, type Db } from './db.js';
 
 type Raw = Record<string, unknown>;

@@ -1,42 +1,60 @@
 /** The Store on one SQLite file (embedded mode). better-sqlite3 is synchronous; calls are serialised. */
 import { EventEmitter } from 'node:events';
-import { resolve } from 'node:path';
-import { isAllDone, type StatusCounts } from '../../domain/batch.js';
+import { dirname, join, resolve } from 'node:path';
+import type { StatusCounts } from '../../domain/batch.js';
 import { newId } from '../../domain/names.js';
-import { publicStatus } from '../../domain/status.js';
-import { decodeCursor, encodeCursor } from '../cursor.js';
-import { move } from '../delta.js';
+import { LocalBlobStore } from '../../blobs/local.js';
+import { LocalChanges, nextEvent } from '../changes.js';
 import { toClaimed } from '../rows.js';
+import { batchPages, deletion, deltas, isFirstClaim, perBatch, resultPages, writesCompletedEvent } from '../rules.js';
+import type { RateLimitCounters } from '../rate-limits.js';
 import type { Account, BatchEvent, BatchRecount, BatchRow, ClaimedDocument, DocumentOutcome, DocumentResultRow, DocumentRow, NewDocument, Page, Store } from '../types.js';
 import * as accounts from './accounts.js';
 import * as batches from './batches.js';
 import { migrateDatabase, openDatabase, type Db } from './db.js';
 import * as documents from './documents.js';
 import * as events from './events.js';
+import { SqliteIdempotencyStore } from './idempotency.js';
 import * as queue from './queue.js';
+import { sqliteRateLimits } from './rate-limits.js';
+import { SqliteWebhookStore } from './webhooks.js';
 
 /**
- * One emitter per database file in this process, so a submit through one connection (the API)
- * wakes waiters on another (the workers). Other processes on the file fall back to polling.
+ * One work signal and one change stream per database file in this process, so a submit
+ * through one connection (the API) wakes waiters on another (the workers). Other processes on
+ * the file fall back to polling.
  */
-const signals = new Map<string, EventEmitter>();
-function signalFor(path: string): EventEmitter {
-  let e = signals.get(path);
-  if (!e) {
-    signals.set(path, (e = new EventEmitter()));
-    e.setMaxListeners(0);
+const signals = new Map<string, { work: EventEmitter; changes: LocalChanges }>();
+function signalsFor(path: string): { work: EventEmitter; changes: LocalChanges } {
+  let s = signals.get(path);
+  if (!s) {
+    signals.set(path, (s = { work: new EventEmitter(), changes: new LocalChanges() }));
+    s.work.setMaxListeners(0);
   }
-  return e;
+  return s;
 }
 
 /** Embedded-mode Store. `db` and `tx` are for sibling modules in src/store/sqlite/ only. */
 export class SqliteStore implements Store {
   readonly db: Db;
+  readonly webhooks: SqliteWebhookStore;
+  readonly idempotency: SqliteIdempotencyStore;
+  readonly rateLimits: RateLimitCounters;
+  readonly blobs: LocalBlobStore;
+  readonly changes: LocalChanges;
   private readonly work: EventEmitter;
 
-  constructor(readonly path: string) {
+  /** The database file at `path`; uploads in `blobDir` (default: `blobs/` beside the file). */
+  constructor(
+    readonly path: string,
+    opts: { blobDir?: string } = {},
+  ) {
     this.db = openDatabase(path);
-    this.work = signalFor(resolve(path));
+    ({ work: this.work, changes: this.changes } = signalsFor(resolve(path)));
+    this.webhooks = new SqliteWebhookStore(this.db, this.changes);
+    this.idempotency = new SqliteIdempotencyStore(this.db);
+    this.rateLimits = sqliteRateLimits(this.db);
+    this.blobs = new LocalBlobStore(opts.blobDir ?? join(dirname(path), 'blobs'));
   }
 
   /**
@@ -53,6 +71,20 @@ export class SqliteStore implements Store {
     }
   }
 
+  /**
+   * `tx` for the calls that move documents: after the commit, `documents` is emitted when
+   * `changed(out)`, and `webhooks` when the transaction wrote a batch event.
+   */
+  private write<T>(fn: () => T, changed: (out: T) => boolean, opts: { durable?: boolean } = {}): T {
+    this.outboxWritten = false;
+    const out = this.tx(fn, opts);
+    if (changed(out)) this.changes.emit('documents');
+    if (this.outboxWritten) this.changes.emit('webhooks');
+    return out;
+  }
+
+  private outboxWritten = false;
+
   /** Wakes `waitForWork` callers in this process. */
   signalWork(): void {
     this.work.emit('work');
@@ -67,6 +99,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.blobs.close();
     if (this.db.open) this.db.close();
   }
 
@@ -86,11 +119,11 @@ export class SqliteStore implements Store {
   }
 
   async insertDocuments(accountId: string, batchName: string, docs: NewDocument[], now: number): Promise<{ batch: BatchRow; documents: DocumentRow[] }> {
-    return this.tx(
+    return this.write(
       () => {
         let batch = batches.selectLiveBatch(this.db, accountId, batchName) ?? batches.insertBatch(this.db, { id: newId('bat'), account_id: accountId, name: batchName, created_at: now });
         for (const d of docs) documents.insertUploaded(this.db, accountId, batch.id, d, now);
-        if (docs.length) batch = batches.bumpBatch(this.db, batch.id, { counts: move(null, 'queued', docs.length), documents: docs.length });
+        if (docs.length) batch = batches.bumpBatch(this.db, batch.id, deltas.uploaded(docs.length));
         // The rows are what was just inserted: built here rather than read back (halves a 100k seed).
         const rows: DocumentRow[] = docs.map((d) => ({
           ...d,
@@ -108,17 +141,21 @@ export class SqliteStore implements Store {
         }));
         return { batch, documents: rows };
       },
+      (out) => out.documents.length > 0,
       { durable: true },
     );
   }
 
   async submitBatch(accountId: string, batchName: string, _now: number): Promise<{ submitted: number; batch: BatchRow } | null> {
-    const out = this.tx(() => {
-      const batch = batches.selectLiveBatch(this.db, accountId, batchName);
-      if (!batch) return null;
-      const submitted = documents.submitUploaded(this.db, batch.id);
-      return { submitted, batch: submitted ? batches.incrementRun(this.db, batch.id) : batch };
-    });
+    const out = this.write(
+      () => {
+        const batch = batches.selectLiveBatch(this.db, accountId, batchName);
+        if (!batch) return null;
+        const submitted = documents.submitUploaded(this.db, batch.id);
+        return { submitted, batch: submitted ? batches.incrementRun(this.db, batch.id) : batch };
+      },
+      (out) => !!out?.submitted,
+    );
     if (out?.submitted) this.signalWork();
     return out;
   }
@@ -133,22 +170,20 @@ export class SqliteStore implements Store {
   }
 
   async listBatches(accountId: string, opts: { cursor: string | null; limit: number }): Promise<Page<BatchRow>> {
-    const after = opts.cursor ? decodeCursor('b', opts.cursor, ['number', 'string']) : null;
-    const rows = batches.selectLiveBatchesPage(this.db, accountId, after ? { created_at: after[0] as number, id: after[1] as string } : null, opts.limit + 1);
-    const items = rows.slice(0, opts.limit);
-    const last = items[items.length - 1];
-    return { items, next_cursor: rows.length > opts.limit ? encodeCursor('b', [last.created_at, last.id]) : null };
+    return batchPages.page(batches.selectLiveBatchesPage(this.db, accountId, batchPages.after(opts.cursor), opts.limit + 1), opts.limit);
   }
 
   async deleteBatch(accountId: string, batchName: string, now: number): Promise<BatchRow | null> {
-    return this.tx(() => {
-      const batch = batches.selectLiveBatch(this.db, accountId, batchName);
-      if (!batch) return null;
-      batches.markBatchDeleted(this.db, batch.id, now);
-      const n = documents.cancelNotStarted(this.db, batch.id, now);
-      // A deleted batch sends no webhook (nobody can read it by name any more).
-      return batches.bumpBatch(this.db, batch.id, n ? { counts: move('queued', 'canceled', n), completedAt: now } : { counts: {} });
-    });
+    return this.write(
+      () => {
+        const batch = batches.markBatchDeleted(this.db, accountId, batchName, now);
+        if (!batch) return null;
+        const n = documents.cancelNotStarted(this.db, batch.id, now);
+        // A deleted batch sends no webhook (nobody can read it by name any more).
+        return n ? batches.bumpBatch(this.db, batch.id, deltas.canceled(n, now)) : batch;
+      },
+      (out) => out !== null,
+    );
   }
 
   async getDocument(accountId: string, id: string): Promise<DocumentRow | null> {
@@ -160,41 +195,38 @@ export class SqliteStore implements Store {
   }
 
   async listBatchResults(accountId: string, batchId: string, opts: { cursor: string | null; limit: number }): Promise<Page<DocumentResultRow>> {
-    const after = opts.cursor ? (decodeCursor('r', opts.cursor, ['number'])[0] as number) : 0;
-    const rows = documents.selectResultsPage(this.db, accountId, batchId, after, opts.limit + 1);
-    const page = rows.slice(0, opts.limit);
-    const next = rows.length > opts.limit ? encodeCursor('r', [page[page.length - 1].seq]) : null;
-    return { items: page.map(({ seq: _seq, ...doc }) => doc), next_cursor: next };
+    const page = resultPages.page(documents.selectResultsPage(this.db, accountId, batchId, resultPages.after(opts.cursor) ?? 0, opts.limit + 1), opts.limit);
+    return { items: page.items.map(({ seq: _seq, ...doc }) => doc), next_cursor: page.next_cursor };
   }
 
   async deleteDocument(accountId: string, id: string, now: number): Promise<{ outcome: 'canceled' | 'deleted' | 'conflict'; blob_key: string } | null> {
-    return this.tx(() => {
-      const doc = documents.selectDocument(this.db, accountId, id);
-      if (!doc) return null;
-      const status = publicStatus(doc.state, doc.started_at !== null);
-      if (status === 'queued' && documents.cancelOne(this.db, id, now)) {
-        this.afterTransition(batches.bumpBatch(this.db, doc.batch_id, { counts: move('queued', 'canceled'), completedAt: now }), now);
-        return { outcome: 'canceled' as const, blob_key: doc.blob_key };
-      }
-      if (status !== 'queued' && status !== 'processing' && documents.deleteTerminal(this.db, id)) {
-        batches.bumpBatch(this.db, doc.batch_id, { counts: move(status, null), documents: -1 });
-        batches.recomputeSpan(this.db, doc.batch_id);
-        return { outcome: 'deleted' as const, blob_key: doc.blob_key };
-      }
-      return { outcome: 'conflict' as const, blob_key: doc.blob_key };
-    });
+    return this.write(
+      () => {
+        const doc = documents.selectDocument(this.db, accountId, id);
+        if (!doc) return null;
+        const { action, status } = deletion(doc);
+        if (action === 'cancel' && documents.cancelOne(this.db, id, now)) {
+          this.afterTransition(batches.bumpBatch(this.db, doc.batch_id, deltas.canceled(1, now)), now);
+          return { outcome: 'canceled' as const, blob_key: doc.blob_key };
+        }
+        if (action === 'delete' && documents.deleteTerminal(this.db, id)) {
+          batches.bumpBatch(this.db, doc.batch_id, deltas.removed(status));
+          batches.recomputeSpan(this.db, doc.batch_id);
+          return { outcome: 'deleted' as const, blob_key: doc.blob_key };
+        }
+        return { outcome: 'conflict' as const, blob_key: doc.blob_key };
+      },
+      (out) => out !== null && out.outcome !== 'conflict',
+    );
   }
 
   async claimDocuments(limit: number, leaseMs: number, now: number): Promise<ClaimedDocument[]> {
     if (limit <= 0) return [];
-    return this.tx(() => {
+    return this.write(() => {
       const rows = queue.claimPending(this.db, limit, now + leaseMs, now);
-      // attempts = 1 is a first claim: public queued → processing, and the batch has started.
-      const firsts = new Map<string, number>();
-      for (const r of rows) if (Number(r.attempts) === 1) firsts.set(r.batch_id as string, (firsts.get(r.batch_id as string) ?? 0) + 1);
-      for (const [batchId, n] of firsts) batches.bumpBatch(this.db, batchId, { counts: move('queued', 'processing', n), startedAt: now });
+      for (const [batchId, n] of perBatch(rows, isFirstClaim)) batches.bumpBatch(this.db, batchId, deltas.firstClaimed(n, now));
       return rows.map(toClaimed);
-    });
+    }, (out) => out.length > 0);
   }
 
   async renewLease(id: string, attempt: number, leaseMs: number, now: number): Promise<boolean> {
@@ -202,43 +234,31 @@ export class SqliteStore implements Store {
   }
 
   async completeDocument(id: string, attempt: number, outcome: DocumentOutcome, now: number): Promise<boolean> {
-    return this.tx(() => {
+    return this.write((): boolean => {
       const batchId = queue.completeLeased(this.db, id, attempt, outcome, now);
       if (!batchId) return false;
       if (outcome.status === 'succeeded') documents.insertResult(this.db, id, outcome.result_json);
-      this.afterTransition(batches.bumpBatch(this.db, batchId, { counts: move('processing', outcome.status), completedAt: now }), now);
+      this.afterTransition(batches.bumpBatch(this.db, batchId, deltas.completed(outcome.status, now)), now);
       return true;
-    });
+    }, (ok) => ok);
   }
 
   async reapExpiredLeases(maxAttempts: number, now: number): Promise<{ requeued: number; failed: number }> {
-    const out = this.tx(() => {
+    const out = this.write(() => {
       const rows = queue.reapExpired(this.db, maxAttempts, now);
-      const failedByBatch = new Map<string, number>();
-      for (const r of rows) if (r.state === 'failed') failedByBatch.set(r.batch_id, (failedByBatch.get(r.batch_id) ?? 0) + 1);
-      for (const [batchId, n] of failedByBatch) {
-        this.afterTransition(batches.bumpBatch(this.db, batchId, { counts: move('processing', 'failed', n), completedAt: now }), now);
+      let failed = 0;
+      for (const [batchId, n] of perBatch(rows, (r) => r.state === 'failed')) {
+        this.afterTransition(batches.bumpBatch(this.db, batchId, deltas.reapedFailed(n, now)), now);
+        failed += n;
       }
-      const failed = [...failedByBatch.values()].reduce((a, b) => a + b, 0);
       return { requeued: rows.length - failed, failed };
-    });
+    }, (out) => out.requeued + out.failed > 0);
     if (out.requeued) this.signalWork();
     return out;
   }
 
   waitForWork(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      if (signal?.aborted) return resolve();
-      const done = () => {
-        clearTimeout(timer);
-        this.work.off('work', done);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.work.on('work', done);
-      signal?.addEventListener('abort', done, { once: true });
-    });
+    return nextEvent(this.work, 'work', ms, signal);
   }
 
   async listBatchEvents(batchId: string): Promise<BatchEvent[]> {
@@ -253,8 +273,8 @@ export class SqliteStore implements Store {
     return batches.selectDocumentStats(this.db);
   }
 
-  /** The outbox hook: a transition that leaves a live batch all_done writes its run's event. */
+  /** The outbox hook: `writesCompletedEvent` decides, and the flag says one was written. */
   private afterTransition(batch: BatchRow, now: number): void {
-    if (batch.deleted_at === null && isAllDone(batch.counts)) events.insertBatchCompleted(this.db, newId('evt'), batch, now);
+    if (writesCompletedEvent(batch)) this.outboxWritten = events.insertBatchCompleted(this.db, newId('evt'), batch, now) || this.outboxWritten;
   }
 }

@@ -5,7 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../domain/names.js';
-import { toDelivery, toWebhook, type AttemptResult, type ClaimedDelivery, type DeliveryRow, type WebhookRow, type WebhookStore } from '../webhook-types.js';
+import type { LocalChanges } from '../changes.js';
+import { toDelivery, toWebhook } from '../rows.js';
+import type { BatchEvent } from '../types.js';
+import type { AttemptResult, ClaimedDelivery, DeliveryRow, WebhookRow, WebhookStore } from '../webhooks.js';
 import { prepared, type Db } from './db.js';
 
 type Raw = Record<string, unknown>;
@@ -20,9 +23,12 @@ function failPending(db: Db, batchId: string, error: string): void {
   );
 }
 
-/** The `WebhookStore` over one better-sqlite3 connection. */
+/** The `WebhookStore` over one better-sqlite3 connection; a redelivery emits `webhooks` on `changes`. */
 export class SqliteWebhookStore implements WebhookStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly changes: LocalChanges,
+  ) {}
 
   async putWebhook(accountId: string, batchId: string, url: string, secret: string, now: number): Promise<WebhookRow> {
     const tx = this.db.transaction(() => {
@@ -78,7 +84,9 @@ export class SqliteWebhookStore implements WebhookStore {
       ).get(newId('dlv'), batchId, src.event_id, now, now, src.event_id) as Raw;
       return toDelivery(r);
     });
-    return tx.immediate();
+    const row = tx.immediate();
+    if (row) this.changes.emit('webhooks');
+    return row;
   }
 
   async enqueueEvents(now: number): Promise<number> {
@@ -138,7 +146,7 @@ export class SqliteWebhookStore implements WebhookStore {
           claim_token: r.claim_token as string,
           url: r.url as string,
           secret: r.secret as string,
-          event_type: r.event_type as string,
+          event_type: r.event_type as BatchEvent['type'],
           event_created_at: Number(r.event_created_at),
           batch_json: r.batch_json as string,
         });

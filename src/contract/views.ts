@@ -4,49 +4,18 @@
  */
 import { batchStatus, batchTimestamps, isAllDone } from '../domain/batch.js';
 import { publicStatus } from '../domain/status.js';
-import type { StatusCounts } from '../domain/batch.js';
-import type { ProcessingError } from '../domain/errors.js';
-import type { PublicStatus } from '../domain/status.js';
-import type { ExtractResult, LineItem, Table, Totals } from '../extract/types.js';
+import type { ExtractResult } from '../extract/types.js';
 import type { BatchRow, DocumentResultRow, DocumentRow } from '../store/types.js';
+import type { Batch, Document, DocumentResult } from './schemas.js';
 
 /** RFC 3339 UTC with milliseconds, or null. */
 export function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-export interface BatchView {
-  batch_name: string;
-  status: PublicStatus;
-  all_done: boolean;
-  document_count: number;
-  counts: StatusCounts;
-  created_at: string;
-  started_at: string | null;
-  completed_at: string | null;
-  webhook_url: string | null;
-}
-
-export interface DocumentView {
-  id: string;
-  batch_name: string;
-  filename: string;
-  content_type: string;
-  size_bytes: number;
-  sha256: string;
-  page_count: number | null;
-  status: PublicStatus;
-  created_at: string;
-  started_at: string | null;
-  completed_at: string | null;
-  processing_error: ProcessingError | null;
-}
-
-export interface DocumentResultView extends DocumentView {
-  line_items: LineItem[] | null;
-  tables: Table[] | null;
-  totals: Totals | null;
-}
+export type BatchView = Batch;
+export type DocumentView = Document;
+export type DocumentResultView = DocumentResult;
 
 /** The `Batch` shape: status and timestamps from the counters kept on the row (O(1)). */
 export function batchView(row: BatchRow): BatchView {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/names.js';
-import { backoffMs, startLeaseRenewal, startReaper } from '../../src/queue/index.js';
+import { startLeaseRenewal } from '../../src/worker/lease.js';
+import { startReaper } from '../../src/worker/reaper.js';
 import { SqliteStore } from '../../src/store/sqlite/store.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tablemill-queue-'));
@@ -97,18 +98,5 @@ describe('reaper', () => {
     expect(errors.length).toBe(seen);
     const ok = startReaper(s, { maxAttempts: 3, intervalMs: 20 });
     await ok.stop();
-  });
-});
-
-describe('backoff', () => {
-  it('is capped exponential with full jitter', () => {
-    const top = (attempt: number) => backoffMs(attempt, { baseMs: 100, capMs: 5000, random: () => 0.999999 });
-    expect([1, 2, 3, 4, 5, 6, 7].map(top)).toEqual([99, 199, 399, 799, 1599, 3199, 4999]);
-    expect(top(1000)).toBe(4999);
-    expect(backoffMs(3, { baseMs: 100, capMs: 5000, random: () => 0 })).toBe(0);
-    for (let i = 0; i < 100; i++) {
-      const d = backoffMs(4, { baseMs: 100, capMs: 5000 });
-      expect(d >= 0 && d < 800).toBe(true);
-    }
   });
 });

@@ -1,12 +1,13 @@
 /**
- * TypeBox schemas of API.md §4 and §5. They validate requests, serialise responses
+ * TypeBox schemas of API.md §4 and §5, and the TypeScript types derived from them (the one
+ * definition of each shape: the API, the client and the webhooks use these). They validate requests, serialise responses
  * (fast-json-stringify drops what a schema does not name, so these are complete) and generate
  * /openapi.json. Nullable fields use JSON Schema type arrays (`["string","null"]`), which
  * OpenAPI 3.1 accepts and fast-json-stringify serialises without the per-call `anyOf` check
  * that costs ~2 µs a field on the status path.
  */
-import { Type, type TSchema } from '@fastify/type-provider-typebox';
-import { PROCESSING_ERROR_CODES } from '../domain/errors.js';
+import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import { PROCESSING_ERROR_CODES, type ProcessingError } from '../domain/errors.js';
 import { PUBLIC_STATUSES } from '../domain/status.js';
 
 const nullable = <T>(type: 'string' | 'integer' | 'number', extra: Record<string, unknown> = {}) =>
@@ -15,9 +16,9 @@ const nullable = <T>(type: 'string' | 'integer' | 'number', extra: Record<string
 const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 UTC with milliseconds' });
 const NullableTimestamp = nullable<string>('string', { format: 'date-time' });
 const Status = Type.Unsafe<(typeof PUBLIC_STATUSES)[number]>({ type: 'string', enum: [...PUBLIC_STATUSES] });
-const BBox = Type.Array(Type.Number(), { minItems: 4, maxItems: 4, description: '[x0, y0, x1, y1], origin top-left' });
+const BBox = Type.Unsafe<[number, number, number, number]>(Type.Array(Type.Number(), { minItems: 4, maxItems: 4, description: '[x0, y0, x1, y1], origin top-left' }));
 
-export const ProcessingErrorSchema = Type.Unsafe<{ code: string; message: string } | null>({
+export const ProcessingErrorSchema = Type.Unsafe<ProcessingError | null>({
   type: ['object', 'null'],
   required: ['code', 'message'],
   properties: {
@@ -108,7 +109,7 @@ export const TotalsSchema = Type.Object({
   flags: Type.Array(Type.String()),
 });
 
-const nullableOf = (schema: TSchema) => Type.Unsafe({ anyOf: [schema, { type: 'null' }] });
+const nullableOf = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T> | null>({ anyOf: [schema, { type: 'null' }] });
 
 export const DocumentResultSchema = Type.Object(
   {
@@ -177,3 +178,15 @@ export const errorResponses = {
   404: ErrorSchema,
   500: ErrorSchema,
 };
+
+export type Batch = Static<typeof BatchSchema>;
+export type Document = Static<typeof DocumentSchema>;
+export type DocumentResult = Static<typeof DocumentResultSchema>;
+export type Table = Static<typeof TableSchema>;
+export type LineItem = Static<typeof LineItemSchema>;
+export type Totals = Static<typeof TotalsSchema>;
+export type BatchList = Static<typeof BatchListSchema>;
+export type BatchResults = Static<typeof BatchResultsSchema>;
+export type UploadResponse = Static<typeof UploadResponseSchema>;
+export type ProcessResponse = Static<typeof ProcessResponseSchema>;
+export type ErrorBody = Static<typeof ErrorSchema>;
