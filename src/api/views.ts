@@ -7,7 +7,7 @@ import { publicStatus } from '../domain/status.js';
 import type { StatusCounts } from '../domain/batch.js';
 import type { ProcessingError } from '../domain/errors.js';
 import type { PublicStatus } from '../domain/status.js';
-import type { ExtractResult, LineItem, Table, Totals } from '../extract/types.js';
+import type { DocumentType, ExtractResult, Fields, LineItem, Table, Totals } from '../extract/types.js';
 import type { BatchRow, DocumentResultRow, DocumentRow } from '../store/types.js';
 
 /** RFC 3339 UTC with milliseconds, or null. */
@@ -43,6 +43,8 @@ export interface DocumentView {
 }
 
 export interface DocumentResultView extends DocumentView {
+  document_type: DocumentType | null;
+  fields: Fields | null;
   line_items: LineItem[] | null;
   tables: Table[] | null;
   totals: Totals | null;
@@ -85,7 +87,15 @@ export function documentView(row: DocumentRow): DocumentView {
 /** `DocumentResult` = Document + results, which are null unless the document succeeded. */
 export function documentResultView(row: DocumentResultRow): DocumentResultView {
   const doc = documentView(row);
-  if (doc.status !== 'succeeded' || row.result_json === null) return { ...doc, line_items: null, tables: null, totals: null };
-  const result = JSON.parse(row.result_json) as ExtractResult;
-  return { ...doc, line_items: result.line_items ?? [], tables: result.tables ?? [], totals: result.totals ?? null };
+  if (doc.status !== 'succeeded' || row.result_json === null) return { ...doc, document_type: null, fields: null, line_items: null, tables: null, totals: null };
+  const result = JSON.parse(row.result_json) as Partial<ExtractResult>;
+  // Results stored before documents were classified have neither a type nor fields.
+  return {
+    ...doc,
+    document_type: result.document_type ?? null,
+    fields: result.fields ?? null,
+    line_items: result.line_items ?? [],
+    tables: result.tables ?? [],
+    totals: result.totals ?? null,
+  };
 }
