@@ -139,6 +139,9 @@ export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
   },
 };
 
+/** A label ends where a word does: not inside `Kundennummer`, not the `PO` of `PO-7781`. */
+const AFTER = '(?![\\p{L}\\p{N}]|-[\\p{L}\\p{N}])';
+
 const cache = new Map<string, RegExp>();
 
 /** One regex of all the labels of `field` in every language: longest first, whole words. */
@@ -150,7 +153,7 @@ export function labelRegex(field: LabelField): RegExp {
     const latin = sorted.filter((s) => !/[\u3040-\u30ff\u4e00-\u9fff]/.test(s));
     const cjk = sorted.filter((s) => /[\u3040-\u30ff\u4e00-\u9fff]/.test(s));
     const parts = [];
-    if (latin.length) parts.push(`(?<![\\p{L}\\p{N}])(?:${latin.join('|')})(?![\\p{L}])`);
+    if (latin.length) parts.push(`(?<![\\p{L}\\p{N}])(?:${latin.join('|')})${AFTER}`);
     if (cjk.length) parts.push(`(?:${cjk.join('|')})`);
     re = new RegExp(parts.join('|'), 'gu');
     cache.set(field, re);
@@ -166,7 +169,7 @@ export function labelLanguages(text: string): Map<DocLang, number> {
     for (const list of Object.values(LABELS[lang])) {
       for (const src of list ?? []) {
         if (src === 'iban' || src.length < 4) continue;
-        const re = /[\u3040-\u30ff\u4e00-\u9fff]/.test(src) ? new RegExp(src, 'u') : new RegExp(`(?<![\\p{L}\\p{N}])(?:${src})(?![\\p{L}])`, 'u');
+        const re = /[\u3040-\u30ff\u4e00-\u9fff]/.test(src) ? new RegExp(src, 'u') : new RegExp(`(?<![\\p{L}\\p{N}])(?:${src})${AFTER}`, 'u');
         if (re.test(text)) hits.set(lang, (hits.get(lang) ?? 0) + 1);
       }
     }
