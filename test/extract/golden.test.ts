@@ -33,10 +33,12 @@ describe('golden invoices', () => {
     expect(fixtures).toEqual(JSON.parse(JSON.stringify(specs.map(expected))));
   });
 
-  it('has a fixture for every language, ruled and unruled, and a two-page table', () => {
-    expect(new Set(fixtures.map((f) => f.lang))).toEqual(new Set(['en', 'de', 'es', 'nl', 'fr', 'ja']));
+  it('has a fixture for every language, ruled and unruled, tables over two and three pages, each document type', () => {
+    expect(new Set(fixtures.map((f) => f.lang))).toEqual(new Set(['en', 'de', 'es', 'nl', 'fr', 'it', 'ja']));
     expect(fixtures.some((f) => f.ruled) && fixtures.some((f) => !f.ruled)).toBe(true);
     expect(fixtures.filter((f) => f.pages > 1).map((f) => f.item_table.header_repeated)).toEqual(expect.arrayContaining([true, false]));
+    expect(fixtures.some((f) => f.pages === 3 && !f.item_table.header_repeated)).toBe(true);
+    expect(new Set(fixtures.map((f) => f.document_type))).toEqual(new Set(['invoice', 'receipt', 'bank_statement']));
   });
 
   const results = new Map<string, Promise<ExtractResult>>();

@@ -44,8 +44,11 @@ export function understandDocument(pages: PageLayout[], tables: Table[], found: 
   if (type === 'bank_statement' && !fields.account_number && fields.iban) fields.account_number = { ...fields.iban, confidence: 0.8 };
   // Items from a table with neither a header nor totals under it are a guess we do not make.
   const headed = found.line_items.some((i) => Object.keys(i.cells).some((k) => !/^column_\d+$/.test(k)));
-  const items = headed || found.totals ? found.line_items : [];
+  const docCurrency = (fields.currency?.value as string | undefined) ?? null;
+  // Where no amount names its currency, the document's (from its language at the least) applies.
+  const items = (headed || found.totals ? found.line_items : []).map((i) => (i.currency === null && docCurrency ? { ...i, currency: docCurrency } : i));
   const flags = type === 'bank_statement' ? [] : checkFields(fields, items);
-  const totals = type === 'bank_statement' ? found.totals : mergeTotals(items.length ? found.totals : null, fields, flags);
+  let totals = type === 'bank_statement' ? found.totals : mergeTotals(items.length ? found.totals : null, fields, flags);
+  if (totals && totals.currency === null && docCurrency) totals = { ...totals, currency: docCurrency };
   return { document_type: type, fields, line_items: items, totals };
 }

@@ -139,8 +139,8 @@ export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
   },
 };
 
-/** A label ends where a word does: not inside `Kundennummer`, not the `PO` of `PO-7781`. */
-const AFTER = '(?![\\p{L}\\p{N}]|-[\\p{L}\\p{N}])';
+/** A label ends where a word does (`Receipt #` may touch its number): not inside `Kundennummer`, not the `PO` of `PO-7781`. */
+const AFTER = '(?:(?<![\\p{L}\\p{N}])|(?![\\p{L}\\p{N}]|-[\\p{L}\\p{N}]))';
 
 const cache = new Map<string, RegExp>();
 

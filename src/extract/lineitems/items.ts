@@ -110,7 +110,11 @@ export function readRows(
     const debit = value('debit');
     const credit = value('credit');
     if (amount === null && (debit !== null || credit !== null)) amount = cents((credit ?? 0) - Math.abs(debit ?? 0));
-    const quantity = value('quantity');
+    let quantity = value('quantity');
+    let description = dc >= 0 && merged[dc] ? describe(merged[dc]!, stripPosition) : null;
+    // A receipt's `2 x Coffee`: the count is printed before the description, not in a column.
+    const counted = quantity === null && description ? COUNT_PREFIX.exec(description) : null;
+    if (counted) [quantity, description] = [parseNumber(counted[1]!, convs[dc] ?? null)?.value ?? null, counted[2]!];
     const unitPrice = value('unit_price');
     const cc = col('currency');
     const currency =
@@ -133,7 +137,7 @@ export function readRows(
     items.push({
       table_index: tableIndex,
       row: group[0]!.row,
-      description: dc >= 0 && merged[dc] ? describe(merged[dc]!, stripPosition) : null,
+      description,
       quantity,
       unit_price: unitPrice,
       amount,
@@ -148,6 +152,9 @@ export function readRows(
 }
 
 const dc0 = (map: ColumnMap) => map.roles.indexOf('description');
+
+/** `2 x Coffee`, `3× Bagel`, `2 * Brötchen`: a count, a times sign, the description. */
+const COUNT_PREFIX = /^(\d{1,4}(?:[.,]\d{1,3})?)\s*[xX×*]\s+(\S.*)$/u;
 
 /** The description as one line; under a merged `Pos. Bezeichnung` header, without the position number. */
 function describe(text: string, stripPosition: boolean): string {
