@@ -13,7 +13,7 @@ const W = (src: string) => new RegExp(`(?<![\\p{L}\\p{N}])(?:${src})(?![\\p{L}])
 
 const TITLES: Record<Exclude<DocumentType, 'other'>, RegExp> = {
   invoice: W(
-    'invoice|tax invoice|credit note|pro ?forma invoice|rechnung|gutschrift|facture|avoir|factura|factuur|creditnota|fattura|nota di credito|fatura|nota fiscal',
+    'invoice|tax invoice|credit note|pro ?forma invoice|rechnung|rechnungs(?:nummer|-nr\\.?|datum|betrag|empfänger)|gutschrift|facture|avoir|factura|factuur|factuur(?:nummer|datum|bedrag)|creditnota|fattura|nota di credito|fatura|nota fiscal',
   ),
   receipt: W(
     'receipt|sales receipt|cash receipt|quittung|kassenbon|kassenbeleg|kassenzettel|reçu|ticket de caisse|ticket|recibo|factura simplificada|kassabon|kassa ?ticket|scontrino|ricevuta|cupom fiscal|talão',

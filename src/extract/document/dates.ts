@@ -46,7 +46,7 @@ export function isoDate(y: number, m: number, d: number): string | null {
 
 const NUMERIC = /(?<!\d)(\d{1,4})([./-])(\d{1,2})\2(\d{2,4})(?!\d)/;
 const JA = /(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日/;
-const DAY_FIRST = new RegExp(`(?<!\\d)(\\d{1,2})(?:\\.|er|º|°)?(?:\\s+de)?[\\s-]+${MONTH_NAME}(?:\\s+de)?[\\s,-]+(\\d{4}|\\d{2})(?!\\d)`, 'iu');
+const DAY_FIRST = new RegExp(`(?<!\\d)(\\d{1,2})(?:\\.|st|nd|rd|th|er|º|°)?(?:\\s+de)?[\\s-]+${MONTH_NAME}(?:\\s+de)?[\\s,-]+(\\d{4}|\\d{2})(?!\\d)`, 'iu');
 const MONTH_FIRST = new RegExp(`(?<![\\p{L}])${MONTH_NAME}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})(?!\\d)`, 'iu');
 
 /** A numeric date's parts (first, second, year), for deciding the document's order. */
