@@ -73,6 +73,15 @@ describe('golden invoices', () => {
     const f1 = (2 * p * rc) / (p + rc);
     const acc = fieldAccuracy(pairs);
     console.log(`golden: line items P ${p.toFixed(3)} R ${rc.toFixed(3)} F1 ${f1.toFixed(3)} (${hit}/${expected}); fields ${acc.right}/${acc.all} = ${(acc.right / acc.all).toFixed(3)}`);
+    // Per language: documents, printed fields read right out of those expected, every field (nulls included) right.
+    const langs = [...new Set(fixtures.map((f) => f.lang))];
+    for (const lang of langs) {
+      const mine = pairs.filter((x) => x.fx.lang === lang);
+      const printed = mine.flatMap(({ fx, fields }) => Object.entries(fx.fields).map(([k, v]) => fields[k as keyof typeof fields]?.value === v));
+      const all = fieldAccuracy(mine);
+      const names = [...new Set(mine.flatMap(({ fx }) => Object.keys(fx.fields)))].sort().join(' ');
+      console.log(`golden ${lang}: ${mine.length} documents, printed fields ${printed.filter(Boolean).length}/${printed.length}, all fields ${all.right}/${all.all}: ${names}`);
+    }
     expect(f1).toBeGreaterThanOrEqual(0.95);
     expect(acc.right / acc.all).toBeGreaterThanOrEqual(0.95);
   });
