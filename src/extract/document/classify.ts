@@ -65,6 +65,14 @@ function titleScore(lines: TextLine[], type: Exclude<DocumentType, 'other'>): nu
   return score;
 }
 
+/**
+ * Whether any type's title is near the top of page 1: without one no type can score enough
+ * (the cues add 4 at most), so the document is `other` before its fields are read.
+ */
+export function hasTopTitle(lines: TextLine[]): boolean {
+  return (['invoice', 'receipt', 'bank_statement'] as const).some((t) => titleScore(lines, t) >= 4);
+}
+
 /** The document's type. */
 export function classify(lines: TextLine[], cues: Cues): DocumentType {
   const f = cues.fields;

@@ -8,7 +8,7 @@ import type { DocumentType, ExtractResult, Fields, PageLayout, Table } from '../
 import type { LineItemsResult } from '../lineitems/index.js';
 import { mapColumns } from '../lineitems/columns.js';
 import { toGrid } from '../lineitems/grid.js';
-import { classify } from './classify.js';
+import { classify, hasTopTitle } from './classify.js';
 import { checkFields, mergeTotals } from './checks.js';
 import { emptyFields, readFields } from './fields.js';
 import { documentLines } from './lines.js';
@@ -25,6 +25,7 @@ type Understood = Pick<ExtractResult, 'document_type' | 'fields' | 'line_items' 
 /** Type, fields, and the line items and totals that stand, from the pages, their tables and the item-table reading. */
 export function understandDocument(pages: PageLayout[], tables: Table[], found: LineItemsResult): Understood {
   const lines = documentLines(pages);
+  if (!hasTopTitle(lines)) return { document_type: 'other', fields: emptyFields(), line_items: [], totals: null };
   const lang = documentLanguage(lines);
   const conv = documentConvention(pages, lang);
   const currency = documentCurrency(lines, lang);

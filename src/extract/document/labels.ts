@@ -162,17 +162,26 @@ export function labelRegex(field: LabelField): RegExp {
   return re;
 }
 
-/** Languages whose labels of any field occur in `text` (lower-cased), with how often. */
+let perLanguage: Map<DocLang, RegExp> | null = null;
+
+/** How often the labels of each language occur in `text` (lower-cased); `iban` and labels under four letters do not count. */
 export function labelLanguages(text: string): Map<DocLang, number> {
+  perLanguage ??= new Map(
+    DOC_LANGS.map((lang) => {
+      const srcs = Object.values(LABELS[lang])
+        .flat()
+        .filter((src): src is string => !!src && src !== 'iban' && src.length >= 4)
+        .sort((a, b) => b.length - a.length);
+      const cjk = srcs.filter((x) => /[\u3040-\u30ff\u4e00-\u9fff]/.test(x));
+      const latin = srcs.filter((x) => !cjk.includes(x));
+      const parts = [...(latin.length ? [`(?<![\\p{L}\\p{N}])(?:${latin.join('|')})${AFTER}`] : []), ...cjk];
+      return [lang, new RegExp(parts.join('|'), 'gu')] as [DocLang, RegExp];
+    }),
+  );
   const hits = new Map<DocLang, number>();
-  for (const lang of DOC_LANGS) {
-    for (const list of Object.values(LABELS[lang])) {
-      for (const src of list ?? []) {
-        if (src === 'iban' || src.length < 4) continue;
-        const re = /[\u3040-\u30ff\u4e00-\u9fff]/.test(src) ? new RegExp(src, 'u') : new RegExp(`(?<![\\p{L}\\p{N}])(?:${src})${AFTER}`, 'u');
-        if (re.test(text)) hits.set(lang, (hits.get(lang) ?? 0) + 1);
-      }
-    }
+  for (const [lang, re] of perLanguage) {
+    const n = [...text.matchAll(re)].length;
+    if (n) hits.set(lang, n);
   }
   return hits;
 }
