@@ -34,7 +34,7 @@ describe('golden invoices', () => {
   });
 
   it('has a fixture for every language, ruled and unruled, tables over two and three pages, each document type', () => {
-    expect(new Set(fixtures.map((f) => f.lang))).toEqual(new Set(['en', 'de', 'es', 'nl', 'fr', 'it', 'ja']));
+    expect(new Set(fixtures.map((f) => f.lang))).toEqual(new Set(['en', 'de', 'es', 'nl', 'fr', 'it', 'pt', 'ja']));
     expect(fixtures.some((f) => f.ruled) && fixtures.some((f) => !f.ruled)).toBe(true);
     expect(fixtures.filter((f) => f.pages > 1).map((f) => f.item_table.header_repeated)).toEqual(expect.arrayContaining([true, false]));
     expect(fixtures.some((f) => f.pages === 3 && !f.item_table.header_repeated)).toBe(true);
