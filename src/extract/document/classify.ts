@@ -40,9 +40,8 @@ export function isTitleOnly(line: TextLine): boolean {
   return Object.values(TITLES).some((re) => new RegExp(`^(?:${re.source})$`, 'iu').test(t)) || Object.values(JA_TITLES).some((re) => new RegExp(`^(?:${re.source})$`).test(t));
 }
 
-/** A line that names a document type anywhere (`Kontoauszug 11/2026`): a title line, not an address. */
-export function hasTitle(line: TextLine): boolean {
-  const t = joinWords(line.words);
+/** Text that names a document type anywhere (`Kontoauszug 11/2026`): a title, not an address. */
+export function hasTitle(t: string): boolean {
   return Object.values(TITLES).some((re) => re.test(t)) || Object.values(JA_TITLES).some((re) => re.test(t));
 }
 

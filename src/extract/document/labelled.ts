@@ -45,6 +45,13 @@ export function labelMatches(line: TextLine): LabelMatch[] {
   return kept;
 }
 
+/** Whether `word` on the line under `line` starts a label of its own (`INVOICE` over `Invoice No.: 7`): then it is no value. */
+function startsLabel(lines: TextLine[], line: TextLine, word: Word): boolean {
+  const under = lines.find((l) => l.page === line.page && l.index === line.index + 1);
+  const i = under ? under.words.indexOf(word) : -1;
+  return i >= 0 && labelMatches(under!).some((m) => m.start === under!.starts[i]);
+}
+
 /** A value found after a label: its words, its line, and whether it sat below the label. */
 export interface Candidate {
   words: Word[];
@@ -62,11 +69,12 @@ export function candidates(lines: TextLine[], field: LabelField): Candidate[] {
       if (m.field !== field) continue;
       const { words, below } = valueAfter(
         line,
+        m.start,
         m.end,
         ms.map((x) => x.start),
         lines,
       );
-      if (words.length) out.push({ words, line, below, labelStart: m.start });
+      if (words.length && !(below && startsLabel(lines, line, words[0]!))) out.push({ words, line, below, labelStart: m.start });
     }
   }
   return out;

@@ -57,10 +57,10 @@ const LEAD = /^([:：#.\-–]+|n[º°o]\.?|nr\.?|no\.?|num\.?|number|nummer|núm
 
 /**
  * The value words after a label that ends at character `end` of `line`: up to the next label
- * (`stops`, character offsets) or a gap wider than three letters; when the label ends its line,
- * the words below it on the next line.
+ * (`stops`, character offsets) or a gap wider than three letters; when the label (from `start`)
+ * ends its line, the words below it on the next line.
  */
-export function valueAfter(line: TextLine, end: number, stops: number[], lines: TextLine[]): { words: Word[]; below: boolean } {
+export function valueAfter(line: TextLine, start: number, end: number, stops: number[], lines: TextLine[]): { words: Word[]; below: boolean } {
   const next = Math.min(...stops.filter((s) => s >= end), Infinity);
   let words = wordsBetween(line, end, next).map((w) => ({ ...w, text: w.text.replace(/^[:：]\s*/, '') })).filter((w) => w.text);
   while (words.length && LEAD.test(words[0]!.text)) words = words.slice(1);
@@ -71,7 +71,7 @@ export function valueAfter(line: TextLine, end: number, stops: number[], lines: 
     cut.push(w);
   }
   if (cut.length) return { words: cut, below: false };
-  const labelWords = line.words.filter((_, i) => line.starts[i]! < end);
+  const labelWords = line.words.filter((w, i) => line.starts[i]! < end && line.starts[i]! + normalizeText(w.text).length > start);
   const x0 = labelWords.length ? labelWords[0]!.x0 : line.bbox[0];
   const under = lines.find((l) => l.page === line.page && l.index === line.index + 1);
   if (!under || under.bbox[1] - line.bbox[3] > 2 * (line.bbox[3] - line.bbox[1])) return { words: [], below: true };

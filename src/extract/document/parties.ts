@@ -60,15 +60,20 @@ function headLines(lines: TextLine[], top: number): TextLine[] {
 
 const isCustomerLine = (l: TextLine) => /(御中|様)$/.test(joinWords(l.words));
 
+/** The words of `l` before its first label (all of them when it has none). */
+function beforeLabels(l: TextLine): Word[] {
+  const ms = labelMatches(l);
+  const upTo = ms.length ? ms[0]!.start : Infinity;
+  return l.words.filter((_, i) => l.starts[i]! + l.words[i]!.text.length <= upTo);
+}
+
 /** The vendor's name: the line of the largest type among the first lines, without titles, labels and the customer; its text before any label on it. */
 export function vendorName(lines: TextLine[], top: number): { field: Field; line: TextLine; rest: Word[] } | null {
   const head = headLines(lines, top).slice(0, 8);
   let best: { words: Word[]; line: TextLine; size: number } | null = null;
   for (const l of head) {
     if (isTitleOnly(l) || isCustomerLine(l)) continue;
-    const ms = labelMatches(l);
-    const upTo = ms.length ? ms[0]!.start : Infinity;
-    const words = l.words.filter((_, i) => l.starts[i]! + l.words[i]!.text.length <= upTo);
+    const words = beforeLabels(l);
     if (!words.length || !/\p{L}{2}/u.test(joinWords(words))) continue;
     const size = Math.max(...words.map((w) => w.size));
     if (!best || size > best.size + 0.5) best = { words, line: l, size };
@@ -82,25 +87,26 @@ export function vendorName(lines: TextLine[], top: number): { field: Field; line
   return { field: field(text, name, best.line.page, 0.6, text), line: best.line, rest };
 }
 
-/** The vendor's address: what follows a comma after its name, and up to three lines right under it, aligned with it, each with a digit or a comma, none a label line. */
+/** The vendor's address: what follows a comma after its name, and up to three lines right under it, aligned with it, each with a digit or a comma (what they print before a label, in a two-column head). */
 export function vendorAddress(lines: TextLine[], nameLine: TextLine, rest: Word[] = []): Field | null {
-  const out: TextLine[] = [];
+  const out: Word[][] = [];
   let prev = nameLine;
   for (const l of lines) {
     if (l.page !== nameLine.page || l.index <= nameLine.index) continue;
     if (out.length >= 3) break;
     const height = prev.bbox[3] - prev.bbox[1];
     const aligned = Math.abs(l.bbox[0] - nameLine.bbox[0]) < 3;
-    if (!aligned || l.bbox[1] - prev.bbox[3] > 1.2 * height || labelMatches(l).length || hasTitle(l)) break;
-    if (!/[\d,]/.test(joinWords(l.words))) break;
-    out.push(l);
+    const words = beforeLabels(l);
+    if (!aligned || l.bbox[1] - prev.bbox[3] > 1.2 * height || !words.length || words[0] !== l.words[0] || hasTitle(joinWords(words))) break;
+    if (!/[\d,]/.test(joinWords(words))) break;
+    out.push(words);
     prev = l;
   }
   if (!out.length && !rest.length) return null;
-  const text = [...(rest.length ? [joinWords(rest)] : []), ...out.map((l) => joinWords(l.words))].join(', ');
+  const text = [...(rest.length ? [rest] : []), ...out].map(joinWords).join(', ');
   return field(
     text,
-    [...rest, ...out.flatMap((l) => l.words)],
+    [...rest, ...out.flat()],
     nameLine.page,
     0.6,
     text,

@@ -76,6 +76,35 @@ describe('fields by label in each language', () => {
   });
 });
 
+describe('fields by position', () => {
+  it('a two-column head: the vendor block on the left, the invoice block on the right', () => {
+    const r = understand([
+      'Acme Ltd                                  INVOICE',
+      '5 High Street, Leeds LS1 1AA              Invoice No.: 2026-114',
+      '                                          Date: 14 January 2026',
+      'Bill to:                                  Due date: 13 February 2026',
+      'Globex plc, 9 Low Road, York',
+      'Total £48.00',
+    ]);
+    expect(values(r)).toMatchObject({
+      vendor_name: 'Acme Ltd',
+      vendor_address: '5 High Street, Leeds LS1 1AA',
+      invoice_number: '2026-114',
+      issue_date: '2026-01-14',
+      due_date: '2026-02-13',
+      customer_name: 'Globex plc',
+      currency: 'GBP',
+      total: 48,
+    });
+  });
+  it('a statement: account, period from its label, balances; no invoice fields', () => {
+    const r = understand(['Big Bank', 'Account statement', 'Account number: 0012 3456 78', 'Period: 01.12.2026 - 31.12.2026', 'Opening balance 1.000,00', 'Closing balance 1.250,50', 'Total 250,50']);
+    expect(r.document_type).toBe('bank_statement');
+    expect(values(r)).toMatchObject({ account_number: '0012 3456 78', period_start: '2026-12-01', period_end: '2026-12-31', opening_balance: 1000, closing_balance: 1250.5 });
+    expect(r.fields.total).toBeNull();
+  });
+});
+
 describe('cross-checks', () => {
   it('subtotal + tax ≠ total: total_mismatch on the totals and lower confidence on the three', () => {
     const r = understand(['Acme Ltd', 'Invoice A-1', 'Subtotal 100.00', 'VAT 20% 20.00', 'Total 130.00']);
