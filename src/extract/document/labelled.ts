@@ -80,9 +80,11 @@ export function candidates(lines: TextLine[], field: LabelField): Candidate[] {
   return out;
 }
 
-/** A Field of `value` read from `words` on `page`. */
+/** A Field of `value` read from `words` on `page`; OCR'd words bring their own confidence down into it (their mean). */
 export function field<T extends string | number>(value: T, words: Word[], page: number, confidence: number, text = joinWords(words)): Field {
-  return { value, text, confidence: Math.round(confidence * 100) / 100, page, bbox: box(words) };
+  const ocr = words.filter((w) => w.confidence !== null).map((w) => w.confidence!);
+  const read = ocr.length ? ocr.reduce((a, b) => a + b, 0) / ocr.length : 1;
+  return { value, text, confidence: Math.round(confidence * read * 100) / 100, page, bbox: box(words) };
 }
 
 /** Confidence of a labelled value: on the label's line, or below it. */

@@ -115,3 +115,12 @@ describe('cross-checks', () => {
     expect(ok.fields.total!.confidence).toBe(0.9);
   });
 });
+
+describe('OCR confidence', () => {
+  it("a field read from OCR'd words is no surer than the words", () => {
+    const p = textPage(['Acme Ltd', 'Invoice number: A-17', 'Total 12.00']);
+    for (const w of p.words) w.confidence = w.text === 'A-17' ? 0.5 : 0.95;
+    const r = understandDocument([p], [], { line_items: [], totals: null });
+    expect(r.fields.invoice_number).toMatchObject({ value: 'A-17', confidence: 0.45 });
+  });
+});
