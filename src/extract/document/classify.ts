@@ -34,9 +34,8 @@ const RECEIPT_CUES = W(
 const JA_RECEIPT_CUES = /お預り|お釣り|合計点数|ありがとう/;
 const TIME = /(?<!\d)([01]?\d|2[0-3]):[0-5]\d(?!\d)/;
 
-/** A line that is only a document title (`INVOICE`, `請求書`): neither a vendor nor an address. */
-export function isTitleOnly(line: TextLine): boolean {
-  const t = joinWords(line.words);
+/** Text that is only a document title (`INVOICE`, `請求書`): neither a vendor nor an address. */
+export function isTitleOnly(t: string): boolean {
   return Object.values(TITLES).some((re) => new RegExp(`^(?:${re.source})$`, 'iu').test(t)) || Object.values(JA_TITLES).some((re) => new RegExp(`^(?:${re.source})$`).test(t));
 }
 

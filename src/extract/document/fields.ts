@@ -88,7 +88,7 @@ export function readFields(lines: TextLine[], ctx: ReadContext): Fields {
   const vendor = vendorName(lines, ctx.tableTop);
   if (vendor && vendor.field.value !== f.customer_name?.value) {
     f.vendor_name = vendor.field;
-    f.vendor_address = vendorAddress(lines, vendor.line, vendor.rest);
+    f.vendor_address = vendorAddress(lines, vendor);
   }
   f.vendor_tax_id = vendorTaxId(lines);
   f.iban = iban(lines);

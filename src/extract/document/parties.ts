@@ -58,25 +58,43 @@ function headLines(lines: TextLine[], top: number): TextLine[] {
   return lines.filter((l) => l.page === lines[0]?.page && l.bbox[1] < top);
 }
 
-const isCustomerLine = (l: TextLine) => /(御中|様)$/.test(joinWords(l.words));
-
-/** The words of `l` before its first label (all of them when it has none). */
-function beforeLabels(l: TextLine): Word[] {
-  const ms = labelMatches(l);
-  const upTo = ms.length ? ms[0]!.start : Infinity;
-  return l.words.filter((_, i) => l.starts[i]! + l.words[i]!.text.length <= upTo);
+/** Runs of words of `l` with no gap wider than twice the type size: a two-column head's blocks. */
+function blocks(l: TextLine): Word[][] {
+  const out: Word[][] = [];
+  for (const w of l.words) {
+    const last = out[out.length - 1];
+    const prev = last?.[last.length - 1];
+    if (prev && w.x0 - prev.x1 <= 2 * Math.max(w.size, prev.size)) last!.push(w);
+    else out.push([w]);
+  }
+  return out;
 }
 
-/** The vendor's name: the line of the largest type among the first lines, without titles, labels and the customer; its text before any label on it. */
-export function vendorName(lines: TextLine[], top: number): { field: Field; line: TextLine; rest: Word[] } | null {
+/** The words of `block` (on `l`) before the first label that starts inside it. */
+function beforeLabel(l: TextLine, block: Word[]): Word[] {
+  const at = (w: Word) => l.starts[l.words.indexOf(w)]!;
+  const [from, to] = [at(block[0]!), at(block[block.length - 1]!) + block[block.length - 1]!.text.length];
+  const label = labelMatches(l).find((m) => m.start >= from && m.start < to);
+  return label ? block.filter((w) => at(w) + w.text.length <= label.start) : block;
+}
+
+const TITLE_OR_CUSTOMER = (t: string) => isTitleOnly(t) || /(御中|様)$/.test(t);
+
+/**
+ * The vendor's name: the block of the largest type among the first lines (a title, a label, the
+ * customer and a street address are not it); its text before any label.
+ */
+export function vendorName(lines: TextLine[], top: number): { field: Field; words: Word[]; line: TextLine; rest: Word[] } | null {
   const head = headLines(lines, top).slice(0, 8);
   let best: { words: Word[]; line: TextLine; size: number } | null = null;
   for (const l of head) {
-    if (isTitleOnly(l) || isCustomerLine(l)) continue;
-    const words = beforeLabels(l);
-    if (!words.length || !/\p{L}{2}/u.test(joinWords(words))) continue;
-    const size = Math.max(...words.map((w) => w.size));
-    if (!best || size > best.size + 0.5) best = { words, line: l, size };
+    for (const block of blocks(l)) {
+      const words = beforeLabel(l, block);
+      const text = joinWords(words);
+      if (!words.length || TITLE_OR_CUSTOMER(text) || /^\d/.test(text) || !/\p{L}{2}/u.test(text)) continue;
+      const size = Math.max(...words.map((w) => w.size));
+      if (!best || size > best.size + 0.5) best = { words, line: l, size };
+    }
   }
   if (!best) return null;
   // `Velo Huber AG, Zürich`: the name, then where it is.
@@ -84,31 +102,32 @@ export function vendorName(lines: TextLine[], top: number): { field: Field; line
   const name = comma >= 0 && comma < best.words.length - 1 ? best.words.slice(0, comma + 1).map((w, i) => (i === comma ? { ...w, text: w.text.slice(0, -1) } : w)) : best.words;
   const rest = comma >= 0 ? best.words.slice(comma + 1) : [];
   const text = joinWords(name);
-  return { field: field(text, name, best.line.page, 0.6, text), line: best.line, rest };
+  return { field: field(text, name, best.line.page, 0.6, text), words: best.words, line: best.line, rest };
 }
 
-/** The vendor's address: what follows a comma after its name, and up to three lines right under it, aligned with it, each with a digit or a comma (what they print before a label, in a two-column head). */
-export function vendorAddress(lines: TextLine[], nameLine: TextLine, rest: Word[] = []): Field | null {
+/**
+ * The vendor's address: what follows a comma after its name, and up to three lines right under
+ * it, starting where it starts, each with a digit or a comma (in a two-column head, the block
+ * under the name, up to any label).
+ */
+export function vendorAddress(lines: TextLine[], vendor: { words: Word[]; line: TextLine; rest: Word[] }): Field | null {
   const out: Word[][] = [];
-  let prev = nameLine;
+  const x0 = vendor.words[0]!.x0;
+  let prevBottom = Math.max(...vendor.words.map((w) => w.y1));
+  let height = prevBottom - Math.min(...vendor.words.map((w) => w.y0));
   for (const l of lines) {
-    if (l.page !== nameLine.page || l.index <= nameLine.index) continue;
+    if (l.page !== vendor.line.page || l.index <= vendor.line.index) continue;
     if (out.length >= 3) break;
-    const height = prev.bbox[3] - prev.bbox[1];
-    const aligned = Math.abs(l.bbox[0] - nameLine.bbox[0]) < 3;
-    const words = beforeLabels(l);
-    if (!aligned || l.bbox[1] - prev.bbox[3] > 1.2 * height || !words.length || words[0] !== l.words[0] || hasTitle(joinWords(words))) break;
-    if (!/[\d,]/.test(joinWords(words))) break;
+    const block = blocks(l).find((b) => Math.abs(b[0]!.x0 - x0) < 3);
+    const words = block ? beforeLabel(l, block) : [];
+    if (!words.length || words[0] !== block![0] || l.bbox[1] - prevBottom > 1.2 * height) break;
+    const text = joinWords(words);
+    if (hasTitle(text) || !/[\d,]/.test(text)) break;
     out.push(words);
-    prev = l;
+    prevBottom = Math.max(...words.map((w) => w.y1));
+    height = prevBottom - Math.min(...words.map((w) => w.y0));
   }
-  if (!out.length && !rest.length) return null;
-  const text = [...(rest.length ? [rest] : []), ...out].map(joinWords).join(', ');
-  return field(
-    text,
-    [...rest, ...out.flat()],
-    nameLine.page,
-    0.6,
-    text,
-  );
+  if (!out.length && !vendor.rest.length) return null;
+  const text = [...(vendor.rest.length ? [vendor.rest] : []), ...out].map(joinWords).join(', ');
+  return field(text, [...vendor.rest, ...out.flat()], vendor.line.page, 0.6, text);
 }
