@@ -52,7 +52,12 @@ function unlabelledDate(lines: TextLine[], ctx: ReadContext): Field | null {
 const TERMS = /(?<![\p{L}])(net \d+|due (?:within|in) \d+ days|payable (?:within|in) \d+ days|zahlbar (?:innerhalb|binnen|sofort|bis)|zahlungsziel|payable à|à \d+ jours|a \d+ días|binnen \d+ dagen|entro \d+ giorni|em \d+ dias)/iu;
 
 function paymentTerms(lines: TextLine[]): Field | null {
-  const labelled = firstLabelled(lines, 'payment_terms', (c) => (/\p{L}{2}|\d/u.test(joinWords(c.words)) ? field(joinWords(c.words), c.words, c.line.page, labelledConfidence(c)) : null));
+  // `Terms and conditions` is a heading, not terms.
+  const read = (c: Candidate) => {
+    const t = joinWords(c.words);
+    return /\p{L}{2}|\d/u.test(t) && !/^(and|&|und|et|y|en|e)\s+(conditions|bedingungen|condiciones|voorwaarden|condizioni|condições)/i.test(t) ? field(t, c.words, c.line.page, labelledConfidence(c)) : null;
+  };
+  const labelled = firstLabelled(lines, 'payment_terms', read);
   if (labelled) return labelled;
   for (const l of lines) {
     const t = joinWords(l.words);

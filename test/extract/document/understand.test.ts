@@ -105,6 +105,14 @@ describe('fields by position', () => {
   });
 });
 
+describe('payment terms', () => {
+  it('a Terms and conditions heading is not terms; a sentence that states them is', () => {
+    const r = understand(['Acme Ltd', 'Invoice A-1', 'Total 12.00', 'Terms and conditions', 'Payment is due within 30 days of the invoice date.']);
+    expect(r.fields.payment_terms?.value).toBe('Payment is due within 30 days of the invoice date.');
+    expect(understand(['Acme Ltd', 'Invoice A-1', 'Total 12.00', 'Terms: 14 days net']).fields.payment_terms?.value).toBe('14 days net');
+  });
+});
+
 describe('cross-checks', () => {
   it('subtotal + tax ≠ total: total_mismatch on the totals and lower confidence on the three', () => {
     const r = understand(['Acme Ltd', 'Invoice A-1', 'Subtotal 100.00', 'VAT 20% 20.00', 'Total 130.00']);
