@@ -110,8 +110,11 @@ describe('exports of real extraction results', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as any);
     const tables = json.flatMap((d) => d.tables.map((t: any) => ({ d, t })));
-    expect(wb.worksheets.map((w) => w.name).slice(0, 2)).toEqual(['Fields', 'Line items']);
-    expect(wb.worksheets).toHaveLength(2 + tables.length);
+    expect(wb.worksheets.map((w) => w.name).slice(0, 3)).toEqual(['Documents', 'Fields', 'Line items']);
+    expect(wb.worksheets).toHaveLength(3 + tables.length);
+    const docs = wb.getWorksheet('Documents')!;
+    expect((docs.getRow(1).values as unknown[]).slice(1)).toEqual(['document_id', 'filename', 'status', 'document_type', 'page_count', 'error']);
+    json.forEach((d, i) => expect((docs.getRow(i + 2).values as unknown[]).slice(1)).toEqual([d.id, d.filename, 'succeeded', 'invoice', d.page_count]));
 
     const items = wb.getWorksheet('Line items')!;
     const want = expectedItemRows(json);
@@ -128,7 +131,7 @@ describe('exports of real extraction results', () => {
     expect(compared).toBe(want.length * 12);
 
     tables.forEach(({ t }, k) => {
-      const ws = wb.worksheets[k + 2];
+      const ws = wb.worksheets[k + 3];
       for (const c of t.cells) {
         const v = ws.getCell(c.row + 1, c.col + 1).value;
         expect(v ?? '', `table ${k} cell ${c.row},${c.col}`).toBe(c.text);

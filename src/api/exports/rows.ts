@@ -75,6 +75,15 @@ export function lineItemRows(doc: DocumentResultView): Cell[][] {
   ]);
 }
 
+/** Column names of the documents table (XLSX documents sheet). */
+export const DOCUMENT_COLUMNS = ['document_id', 'filename', 'status', 'document_type', 'page_count', 'error'] as const;
+
+/** The document's row: its status, type and pages, and `code: message` when it failed. */
+export function documentRow(doc: DocumentResultView): Cell[] {
+  const e = doc.processing_error;
+  return [doc.id, doc.filename, doc.status, doc.document_type, doc.page_count, e ? `${e.code}: ${e.message}` : null];
+}
+
 /** Column names of the fields table (XLSX fields sheet): the document, its type, one column per field of API.md §4. */
 export const FIELD_COLUMNS = ['document_id', 'filename', 'document_type', ...FIELD_NAMES] as const;
 

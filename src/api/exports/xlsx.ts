@@ -1,9 +1,10 @@
 /**
- * XLSX with exceljs' streaming writer: a "Fields" sheet (one row per document: its type and
+ * XLSX with exceljs' streaming writer: a "Documents" sheet (one row per document: filename,
+ * status, type, pages, error), a "Fields" sheet (one row per document: its type and
  * every field, numbers as numbers and dates as dates), a "Line items" sheet (the CSV's columns,
  * numbers as numbers) and one sheet per table (its grid, spans merged). Zip entries cannot interleave, so
  * a second sheet written while the first is open would be buffered whole; we make two passes
- * over the store instead — fields, then line items, then the tables — and commit every row as it is
+ * over the store instead — documents, fields, line items, then the tables — and commit every row as it is
  * written, so memory follows one store page. Strings are written as strings (exceljs writes a
  * formula only when given `{formula}`), so cell text can never run as a formula.
  */
@@ -12,7 +13,7 @@ import ExcelJS from 'exceljs';
 import type { Table } from '../../extract/types.js';
 import type { ResultExporter } from '../deps.js';
 import { documentResultView, type DocumentResultView } from '../views.js';
-import { attachment, baseName, batchResults, DATE_FIELDS, FIELD_COLUMNS, fieldRow, LINE_ITEM_COLUMNS, lineItemRows } from './rows.js';
+import { attachment, baseName, batchResults, DATE_FIELDS, DOCUMENT_COLUMNS, documentRow, FIELD_COLUMNS, fieldRow, LINE_ITEM_COLUMNS, lineItemRows } from './rows.js';
 
 const TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -37,6 +38,10 @@ type Docs = () => AsyncIterable<DocumentResultView> | Iterable<DocumentResultVie
 
 async function writeWorkbook(out: PassThrough, docs: Docs): Promise<void> {
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: true });
+  const documents = wb.addWorksheet('Documents');
+  documents.addRow([...DOCUMENT_COLUMNS]).commit();
+  for await (const doc of docs()) documents.addRow(documentRow(doc)).commit();
+  documents.commit();
   const fields = wb.addWorksheet('Fields');
   fields.addRow([...FIELD_COLUMNS]).commit();
   for await (const doc of docs()) {
