@@ -52,13 +52,19 @@ export interface Cues {
   textShare: number;
 }
 
-/** Points of a title word on the first page: near the top counts most. */
+/**
+ * Points of a title word on the first page: near the top (its first 8 lines, or the top third of
+ * its text, under a long address block) counts most.
+ */
 function titleScore(lines: TextLine[], type: Exclude<DocumentType, 'other'>): number {
   const first = lines.filter((l) => l.page === lines[0]?.page);
+  if (!first.length) return 0;
+  const top = first[0]!.bbox[1];
+  const span = first[first.length - 1]!.bbox[3] - top;
   let score = 0;
-  first.slice(0, 30).forEach((l, i) => {
+  first.slice(0, 40).forEach((l, i) => {
     const t = joinWords(l.words);
-    if (TITLES[type].test(t) || JA_TITLES[type].test(t)) score = Math.max(score, i < 8 ? 4 : 1);
+    if (TITLES[type].test(t) || JA_TITLES[type].test(t)) score = Math.max(score, i < 8 || l.bbox[1] - top < span / 3 ? 4 : 1);
   });
   return score;
 }

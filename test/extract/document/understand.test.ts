@@ -38,6 +38,14 @@ describe('document type', () => {
   });
 });
 
+describe('document type under a long head', () => {
+  it('finds the title under ten lines of addresses', () => {
+    const head = ['Acme Ltd', '5 High Street', 'Leeds LS1 1AA', 'United Kingdom', 'Phone 0113 496 0000', '', 'Globex plc', 'Accounts Payable', '9 Low Road', 'York YO1 7HH'];
+    const body = Array.from({ length: 30 }, (_, i) => `Item ${i + 1}   1   2.00   2.00`);
+    expect(understand([...head, 'INVOICE', 'Invoice No.: 2026-9', ...body, 'Total 60.00']).document_type).toBe('invoice');
+  });
+});
+
 describe('fields by label in each language', () => {
   const cases: [string, string[], Record<string, string | number>][] = [
     ['en', ['Acme Ltd', 'Invoice number: A-17', 'Invoice date: 20 March 2023   Due date: 19 April 2023', 'Bill to: Globex, 1 Road', 'Total 12.00'], { invoice_number: 'A-17', issue_date: '2023-03-20', due_date: '2023-04-19', customer_name: 'Globex', total: 12 }],
