@@ -20,6 +20,7 @@ export const LABEL_FIELDS: LabelField[] = [
   'period',
   'currency',
   'amount_due',
+  'other_date',
 ];
 
 export interface LabelMatch {

@@ -20,7 +20,9 @@ export type LabelField =
   | 'iban'
   | 'period'
   | 'currency'
-  | 'amount_due';
+  | 'amount_due'
+  /** Dates that are neither issue nor due date (delivery, order, service): read by no field, they only keep `Date` from matching inside them. */
+  | 'other_date';
 
 const N = 'n[º°o]\\.?|nr\\.?|no\\.?|#';
 
@@ -38,6 +40,7 @@ export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
     period: ['statement period', 'period'],
     currency: ['currency'],
     amount_due: ['amount due', 'balance due', 'total due', 'amount payable', 'please pay'],
+    other_date: ['delivery date', 'ship date', 'shipping date', 'order date', 'service date', 'date of supply', 'tax point', 'print date', 'value date'],
   },
   de: {
     invoice_number: ['rechnungsnummer', 'rechnungs-nr\\.?', `rechnung (?:${N})`, 'rechnung', 'gutschrift', `gutschrift (?:${N})`, 'beleg-?nr\\.?', `quittung(?: ${N})?`],
@@ -52,6 +55,7 @@ export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
     period: ['zeitraum', 'abrechnungszeitraum', 'auszugszeitraum'],
     currency: ['währung'],
     amount_due: ['zu zahlen', 'zahlbetrag', 'offener betrag', 'zahlbarer betrag'],
+    other_date: ['lieferdatum', 'leistungsdatum', 'bestelldatum', 'auftragsdatum', 'liefertermin', 'druckdatum', 'buchungsdatum', 'valutadatum'],
   },
   fr: {
     invoice_number: [`facture (?:${N}|numéro)`, 'numéro de facture', `${N} de facture`, 'facture', `avoir(?: ${N})`, `reçu (?:${N})`, `ticket (?:${N})`],
@@ -66,6 +70,7 @@ export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
     period: ['période'],
     currency: ['devise', 'monnaie'],
     amount_due: ['net à payer', 'montant dû', 'reste à payer', 'montant à payer'],
+    other_date: ['date de livraison', 'date de commande', 'date de prestation'],
   },
   es: {
     invoice_number: [`factura (?:${N}|número)`, 'número de factura', `${N} (?:de )?factura`, 'factura', `recibo (?:${N})`, `ticket (?:${N})`, 'factura simplificada'],
@@ -80,6 +85,7 @@ export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
     period: ['periodo', 'período'],
     currency: ['divisa', 'moneda'],
     amount_due: ['importe a pagar', 'total a pagar', 'a pagar'],
+    other_date: ['fecha de entrega', 'fecha de pedido', 'fecha de envío', 'fecha valor'],
   },
   nl: {
     invoice_number: ['factuurnummer', `factuur(?: ${N})?`, 'creditnota', `bon(?: ${N})?`, 'kassabon'],
@@ -94,6 +100,7 @@ export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
     period: ['periode'],
     currency: ['valuta'],
     amount_due: ['te betalen', 'openstaand bedrag'],
+    other_date: ['leverdatum', 'orderdatum', 'besteldatum'],
   },
   it: {
     invoice_number: [`fattura (?:${N}|numero)`, 'numero fattura', 'fattura', `scontrino(?: ${N})?`, `ricevuta(?: ${N})?`, `nota di credito(?: ${N})?`],
@@ -108,6 +115,7 @@ export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
     period: ['periodo'],
     currency: ['valuta'],
     amount_due: ['da pagare', 'totale da pagare', 'netto a pagare'],
+    other_date: ['data di consegna', 'data ordine', 'data consegna'],
   },
   pt: {
     invoice_number: [`fatura (?:${N}|número)`, 'número da fatura', 'fatura', 'nota fiscal', `recibo(?: ${N})?`, 'fatura-recibo'],
@@ -122,6 +130,7 @@ export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
     period: ['período'],
     currency: ['moeda'],
     amount_due: ['valor a pagar', 'total a pagar', 'a pagar'],
+    other_date: ['data de entrega', 'data da encomenda', 'data do pedido'],
   },
   ja: {
     invoice_number: ['請求書番号', '請求番号', '請求書no\\.?', '伝票番号', '領収書番号'],
@@ -136,6 +145,7 @@ export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
     period: ['期間', '対象期間'],
     currency: ['通貨'],
     amount_due: ['ご請求金額', 'お支払金額', '請求金額'],
+    other_date: ['納品日', '注文日', '出荷日'],
   },
 };
 

@@ -65,6 +65,11 @@ describe('fields by label in each language', () => {
     });
   }
 
+  it('a delivery or service date is not the issue date', () => {
+    const r = understand(['Acme GmbH', 'Rechnung Nr. 7', 'Lieferdatum: 01.03.2023   Rechnungsdatum: 05.03.2023', 'Delivery date: 02.03.2023', 'Gesamtbetrag 10,00']);
+    expect(r.fields.issue_date?.value).toBe('2023-03-05');
+  });
+
   it('a value printed under its label, with a lower confidence than one beside it', () => {
     const r = understand(['Acme Ltd', 'INVOICE', 'Invoice number', 'A-17', 'Order no.: PO-1', 'Total 12.00']);
     expect(r.fields.invoice_number).toMatchObject({ value: 'A-17', confidence: 0.8 });
