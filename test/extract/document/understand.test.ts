@@ -111,9 +111,9 @@ describe('fields by position', () => {
     });
   });
   it('a statement: account, period from its label, balances; no invoice fields', () => {
-    const r = understand(['Big Bank', 'Account statement', 'Account number: 0012 3456 78', 'Period: 01.12.2026 - 31.12.2026', 'Opening balance 1.000,00', 'Closing balance 1.250,50', 'Total 250,50']);
+    const r = understand(['Big Bank', 'Account statement', 'Account holder: Jane Doe', 'Account number: 0012 3456 78', 'Period: 01.12.2026 - 31.12.2026', 'Opening balance 1.000,00', 'Closing balance 1.250,50', 'Total 250,50']);
     expect(r.document_type).toBe('bank_statement');
-    expect(values(r)).toMatchObject({ account_number: '0012 3456 78', period_start: '2026-12-01', period_end: '2026-12-31', opening_balance: 1000, closing_balance: 1250.5 });
+    expect(values(r)).toMatchObject({ customer_name: 'Jane Doe', account_number: '0012 3456 78', period_start: '2026-12-01', period_end: '2026-12-31', opening_balance: 1000, closing_balance: 1250.5 });
     expect(r.fields.total).toBeNull();
   });
 });
