@@ -91,6 +91,16 @@ function drawGridSummary(page: PDFPage, font: PDFFont, spec: FixtureSpec, lines:
   return y;
 }
 
+/** Lines of small print from `top`, at the left margin; returns the y below them. */
+function drawFoot(page: PDFPage, font: PDFFont, lines: string[], top: number): number {
+  let y = top + 14;
+  for (const l of lines) {
+    put(page, font, l, LEFT, y, 8);
+    y += 12;
+  }
+  return y;
+}
+
 /** Summary lines right-aligned under the last two columns, below the table. */
 function drawSummary(page: PDFPage, font: PDFFont, spec: FixtureSpec, lines: SummarySpec[], top: number): number {
   const right = LEFT + spec.columns.reduce((s, c) => s + c.width, 0) - PAD_X;
@@ -129,6 +139,7 @@ async function render(spec: FixtureSpec): Promise<Uint8Array> {
     let y = PAGE2_TOP;
     if (p === 0) {
       put(page, bold, spec.head[0]!, LEFT, 50, 14);
+      if (spec.address) put(page, font, spec.address, LEFT, 67, 8);
       spec.head.slice(1).forEach((line, i) => put(page, font, line, LEFT, 80 + i * 14, 10));
       y = TABLE_TOP;
     }
@@ -139,8 +150,8 @@ async function render(spec: FixtureSpec): Promise<Uint8Array> {
     const carry = spec.carry?.[p];
     if (carry) drawSummary(page, font, spec, [carry], y);
     if (p === spec.pages.length - 1) {
-      if (spec.summaryInGrid) drawGridSummary(page, font, spec, spec.summary, y);
-      else drawSummary(page, font, spec, spec.summary, y);
+      const end = spec.summaryInGrid ? drawGridSummary(page, font, spec, spec.summary, y) : drawSummary(page, font, spec, spec.summary, y);
+      if (spec.foot) drawFoot(page, font, spec.foot, end);
     }
     if (spec.footer) put(page, font, spec.footer(p + 1, spec.pages.length), LEFT, PAGE_H - 40, 8);
   }

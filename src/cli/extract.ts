@@ -14,7 +14,7 @@ import { ExtractError, type ExtractOptions } from '../extract/types.js';
 const HELP = `usage: tablemill extract FILE... [--out DIR] [--pretty] [--max-pages N] [--ocr-langs eng+deu] [--ocr-engine auto|js|native|program]
 
 Runs the extraction engine on each FILE (PDF, PNG, JPEG, TIFF, WebP).
-  one FILE, no --out   its result JSON ({page_count, tables, line_items, totals}) on stdout
+  one FILE, no --out   its result JSON ({page_count, document_type, fields, tables, line_items, totals}) on stdout
   --out DIR            DIR/NAME.json for each input NAME.ext (DIR is created)
 A file that cannot be extracted gets {"processing_error": {"code", "message"}} instead.
 Exit code: 0 when every file succeeded, 1 when at least one failed, 2 on a usage error.`;

@@ -9,6 +9,7 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { PROCESSING_ERROR_CODES, type ProcessingError } from '../domain/errors.js';
 import { PUBLIC_STATUSES } from '../domain/status.js';
+import { DOCUMENT_TYPES, FIELD_NAMES, type DocumentType } from '../extract/types.js';
 
 const nullable = <T>(type: 'string' | 'integer' | 'number', extra: Record<string, unknown> = {}) =>
   Type.Unsafe<T | null>({ type: [type, 'null'], ...extra });
@@ -111,9 +112,24 @@ export const TotalsSchema = Type.Object({
 
 const nullableOf = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T> | null>({ anyOf: [schema, { type: 'null' }] });
 
+export const FieldSchema = Type.Object(
+  {
+    value: Type.Unsafe<string | number>({ type: ['string', 'number'], description: 'typed: a number, an ISO date, a code or text' }),
+    text: Type.String({ description: 'the raw words it was read from' }),
+    confidence: Type.Number({ minimum: 0, maximum: 1 }),
+    page: Type.Integer(),
+    bbox: BBox,
+  },
+  { title: 'Field' },
+);
+
+export const FieldsSchema = Type.Object(Object.fromEntries(FIELD_NAMES.map((n) => [n, nullableOf(FieldSchema)])), { title: 'Fields' });
+
 export const DocumentResultSchema = Type.Object(
   {
     ...documentProperties,
+    document_type: Type.Unsafe<DocumentType | null>({ type: ['string', 'null'], enum: [...DOCUMENT_TYPES, null] }),
+    fields: nullableOf(FieldsSchema),
     line_items: nullableOf(Type.Array(LineItemSchema)),
     tables: nullableOf(Type.Array(TableSchema)),
     totals: nullableOf(TotalsSchema),

@@ -54,7 +54,15 @@ export function documentView(row: DocumentRow): DocumentView {
 /** `DocumentResult` = Document + results, which are null unless the document succeeded. */
 export function documentResultView(row: DocumentResultRow): DocumentResultView {
   const doc = documentView(row);
-  if (doc.status !== 'succeeded' || row.result_json === null) return { ...doc, line_items: null, tables: null, totals: null };
-  const result = JSON.parse(row.result_json) as ExtractResult;
-  return { ...doc, line_items: result.line_items ?? [], tables: result.tables ?? [], totals: result.totals ?? null };
+  if (doc.status !== 'succeeded' || row.result_json === null) return { ...doc, document_type: null, fields: null, line_items: null, tables: null, totals: null };
+  const result = JSON.parse(row.result_json) as Partial<ExtractResult>;
+  // Results stored before documents were classified have neither a type nor fields.
+  return {
+    ...doc,
+    document_type: result.document_type ?? null,
+    fields: result.fields ?? null,
+    line_items: result.line_items ?? [],
+    tables: result.tables ?? [],
+    totals: result.totals ?? null,
+  };
 }

@@ -1,7 +1,8 @@
 /**
- * The engine: bytes in, `{page_count, tables, line_items, totals}` out. Sniffs the format, reads
- * PDF text layers (scanned pages and images go to the raster/OCR path, loaded only when needed),
- * finds tables per page, stitches tables continued across pages, then maps line items.
+ * The engine: bytes in, `{page_count, document_type, fields, tables, line_items, totals}` out.
+ * Sniffs the format, reads PDF text layers (scanned pages and images go to the raster/OCR path,
+ * loaded only when needed), finds tables per page, stitches tables continued across pages, maps
+ * line items, then classifies the document and reads its fields (document/).
  * Tables list a cell for every grid position (empty text allowed; spanning cells cover several),
  * cell text joins a cell's lines with "\n", and `pages` lists every page a stitched table spans.
  */
@@ -13,6 +14,7 @@ import { openPdf, pdfError } from './pdf/load.js';
 import { textLayout } from './pdf/page.js';
 import { detectTables, stitchTables } from './layout/index.js';
 import { extractLineItems } from './lineitems/index.js';
+import { understandDocument } from './document/index.js';
 
 export { detectTables } from './layout/index.js';
 
@@ -30,8 +32,8 @@ export async function extractDocument(bytes: Uint8Array, options: Partial<Extrac
       layouts = await raster.extractImagePages(bytes, type, opts);
     }
     const tables = stitchTables(layouts.map(detectTables), layouts);
-    const { line_items, totals } = extractLineItems(tables, layouts);
-    return { page_count: layouts.length, tables, line_items, totals };
+    const doc = understandDocument(layouts, tables, extractLineItems(tables, layouts));
+    return { page_count: layouts.length, document_type: doc.document_type, fields: doc.fields, tables, line_items: doc.line_items, totals: doc.totals };
   } catch (err) {
     throw err instanceof ExtractError ? err : new ExtractError('extraction_failed', `extraction failed: ${(err as Error)?.message ?? String(err)}`);
   }

@@ -88,9 +88,53 @@ export interface Totals {
   flags: string[];
 }
 
+/** What kind of document it is (API.md §4): only the first three have line items. */
+export type DocumentType = 'invoice' | 'receipt' | 'bank_statement' | 'other';
+export const DOCUMENT_TYPES: readonly DocumentType[] = ['invoice', 'receipt', 'bank_statement', 'other'];
+
+/** One document-level value: typed `value`, the raw `text` it was read from, where, and how sure (0–1). */
+export interface Field<T = string | number> {
+  value: T;
+  text: string;
+  confidence: number;
+  page: number;
+  bbox: BBox;
+}
+
+/** Names of the document-level fields of API.md §4, in the order exports list them. */
+export const FIELD_NAMES = [
+  'invoice_number',
+  'issue_date',
+  'due_date',
+  'currency',
+  'total',
+  'subtotal',
+  'tax',
+  'amount_due',
+  'vendor_name',
+  'vendor_tax_id',
+  'vendor_address',
+  'customer_name',
+  'iban',
+  'order_number',
+  'payment_terms',
+  'account_number',
+  'period_start',
+  'period_end',
+  'opening_balance',
+  'closing_balance',
+] as const;
+
+export type FieldName = (typeof FIELD_NAMES)[number];
+
+/** Every field of API.md §4, null where the document does not show it. */
+export type Fields = Record<FieldName, Field | null>;
+
 /** The engine's output: the `DocumentResult` fields it owns. */
 export interface ExtractResult {
   page_count: number;
+  document_type: DocumentType;
+  fields: Fields;
   tables: Table[];
   line_items: LineItem[];
   totals: Totals | null;

@@ -110,8 +110,11 @@ describe('exports of real extraction results', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as any);
     const tables = json.flatMap((d) => d.tables.map((t: any) => ({ d, t })));
-    expect(wb.worksheets.map((w) => w.name)[0]).toBe('Line items');
-    expect(wb.worksheets).toHaveLength(1 + tables.length);
+    expect(wb.worksheets.map((w) => w.name).slice(0, 3)).toEqual(['Documents', 'Fields', 'Line items']);
+    expect(wb.worksheets).toHaveLength(3 + tables.length);
+    const docs = wb.getWorksheet('Documents')!;
+    expect((docs.getRow(1).values as unknown[]).slice(1)).toEqual(['document_id', 'filename', 'status', 'document_type', 'page_count', 'error']);
+    json.forEach((d, i) => expect((docs.getRow(i + 2).values as unknown[]).slice(1)).toEqual([d.id, d.filename, 'succeeded', 'invoice', d.page_count]));
 
     const items = wb.getWorksheet('Line items')!;
     const want = expectedItemRows(json);
@@ -128,12 +131,50 @@ describe('exports of real extraction results', () => {
     expect(compared).toBe(want.length * 12);
 
     tables.forEach(({ t }, k) => {
-      const ws = wb.worksheets[k + 1];
+      const ws = wb.worksheets[k + 3];
       for (const c of t.cells) {
         const v = ws.getCell(c.row + 1, c.col + 1).value;
         expect(v ?? '', `table ${k} cell ${c.row},${c.col}`).toBe(c.text);
         if (c.row_span > 1 || c.col_span > 1) expect(ws.getCell(c.row + 1, c.col + 1).isMerged).toBe(true);
       }
+    });
+  });
+
+  it('JSON results carry the document type and its fields, each with text, confidence, page and box', () => {
+    const [en, de] = json;
+    expect([en.document_type, de.document_type]).toEqual(['invoice', 'invoice']);
+    expect(en.fields.invoice_number).toMatchObject({ value: 'INV-2026-0142', text: 'INV-2026-0142', page: 1 });
+    expect(en.fields.issue_date.value).toBe('2026-11-30');
+    expect(en.fields.total.value).toBe(6283.89);
+    expect(en.fields.iban.value).toBe('GB29NWBK60161331926819');
+    expect(de.fields.due_date).toMatchObject({ value: '2026-12-11', text: '11.12.2026' });
+    expect(de.fields.vendor_name.value).toBe('Müller Metallbau GmbH');
+    for (const f of Object.values(en.fields) as any[]) {
+      if (!f) continue;
+      expect(f.confidence).toBeGreaterThan(0);
+      expect(f.confidence).toBeLessThanOrEqual(1);
+      expect(f.bbox).toHaveLength(4);
+    }
+    expect(en.fields.account_number).toBeNull();
+  });
+
+  it('XLSX Fields sheet: one row per document, numbers as numbers and dates as dates', async () => {
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(Buffer.from(await (await api(h, 'GET', '/v1/batches/exp/results?format=xlsx')).arrayBuffer()) as any);
+    const ws = wb.getWorksheet('Fields')!;
+    const header = (ws.getRow(1).values as unknown[]).slice(1);
+    expect(header.slice(0, 4)).toEqual(['document_id', 'filename', 'document_type', 'invoice_number']);
+    expect(ws.rowCount).toBe(1 + json.length);
+    json.forEach((d, i) => {
+      const cell = (name: string) => ws.getCell(i + 2, header.indexOf(name) + 1);
+      expect(cell('document_id').value).toBe(d.id);
+      expect(cell('document_type').value).toBe('invoice');
+      expect(cell('invoice_number').value).toBe(d.fields.invoice_number.value);
+      expect(cell('total').type).toBe(ExcelJS.ValueType.Number);
+      expect(cell('total').value).toBe(d.fields.total.value);
+      expect(cell('issue_date').type).toBe(ExcelJS.ValueType.Date);
+      expect((cell('issue_date').value as Date).toISOString().slice(0, 10)).toBe(d.fields.issue_date.value);
+      expect(cell('account_number').value ?? null).toBeNull();
     });
   });
 

@@ -132,7 +132,7 @@ describe('batches and documents', () => {
     expect(res.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent('Rechnung März.pdf')}`);
     expect(Buffer.compare(res.rawPayload, pdf)).toBe(0);
     const result = (await h.app.inject({ url: `/v1/documents/${doc.id}/results`, headers: auth(alice) })).json();
-    expect(result).toMatchObject({ id: doc.id, status: 'queued', line_items: null, tables: null, totals: null });
+    expect(result).toMatchObject({ id: doc.id, status: 'queued', document_type: null, fields: null, line_items: null, tables: null, totals: null });
   });
 
   it('lists batches newest first with a cursor', async () => {

@@ -3,6 +3,7 @@
  * memory follows the page, not the batch), and the flat line-item row of the CSV and the XLSX
  * line-items sheet.
  */
+import { FIELD_NAMES } from '../../extract/types.js';
 import type { Account, BatchRow, DocumentResultRow, Store } from '../../store/types.js';
 import { documentResultView, type DocumentResultView } from '../../contract/views.js';
 
@@ -72,6 +73,26 @@ export function lineItemRows(doc: DocumentResultView): Cell[][] {
     li.flags.length ? li.flags.join(';') : null,
     JSON.stringify(li.cells),
   ]);
+}
+
+/** Column names of the documents table (XLSX documents sheet). */
+export const DOCUMENT_COLUMNS = ['document_id', 'filename', 'status', 'document_type', 'page_count', 'error'] as const;
+
+/** The document's row: its status, type and pages, and `code: message` when it failed. */
+export function documentRow(doc: DocumentResultView): Cell[] {
+  const e = doc.processing_error;
+  return [doc.id, doc.filename, doc.status, doc.document_type, doc.page_count, e ? `${e.code}: ${e.message}` : null];
+}
+
+/** Column names of the fields table (XLSX fields sheet): the document, its type, one column per field of API.md §4. */
+export const FIELD_COLUMNS = ['document_id', 'filename', 'document_type', ...FIELD_NAMES] as const;
+
+/** Fields whose values are ISO dates (`YYYY-MM-DD`), written as dates where the format has them. */
+export const DATE_FIELDS: ReadonlySet<string> = new Set(['issue_date', 'due_date', 'period_start', 'period_end']);
+
+/** The document's one row of fields: each field's typed value, null where it was not found. */
+export function fieldRow(doc: DocumentResultView): Cell[] {
+  return [doc.id, doc.filename, doc.document_type, ...FIELD_NAMES.map((n) => doc.fields?.[n]?.value ?? null)];
 }
 
 /** `attachment` with an ASCII fallback and the RFC 8187 UTF-8 name. */

@@ -1,8 +1,10 @@
 /**
- * XLSX with exceljs' streaming writer: a "Line items" sheet (the CSV's columns, numbers as
- * numbers) and one sheet per table (its grid, spans merged). Zip entries cannot interleave, so
+ * XLSX with exceljs' streaming writer: a "Documents" sheet (one row per document: filename,
+ * status, type, pages, error), a "Fields" sheet (one row per document: its type and
+ * every field, numbers as numbers and dates as dates), a "Line items" sheet (the CSV's columns,
+ * numbers as numbers) and one sheet per table (its grid, spans merged). Zip entries cannot interleave, so
  * a second sheet written while the first is open would be buffered whole; we make two passes
- * over the store instead — line items first, then the tables — and commit every row as it is
+ * over the store instead — documents, fields, line items, then the tables — and commit every row as it is
  * written, so memory follows one store page. Strings are written as strings (exceljs writes a
  * formula only when given `{formula}`), so cell text can never run as a formula.
  */
@@ -11,7 +13,7 @@ import ExcelJS from 'exceljs';
 import type { Table } from '../../extract/types.js';
 import type { ResultExporter } from '../deps.js';
 import { documentResultView, type DocumentResultView } from '../../contract/views.js';
-import { attachment, baseName, batchResults, LINE_ITEM_COLUMNS, lineItemRows } from './rows.js';
+import { attachment, baseName, batchResults, DATE_FIELDS, DOCUMENT_COLUMNS, documentRow, FIELD_COLUMNS, fieldRow, LINE_ITEM_COLUMNS, lineItemRows } from './rows.js';
 
 const TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -35,7 +37,20 @@ export function tableGrid(t: Table): { rows: string[][]; merges: Array<[number, 
 type Docs = () => AsyncIterable<DocumentResultView> | Iterable<DocumentResultView>;
 
 async function writeWorkbook(out: PassThrough, docs: Docs): Promise<void> {
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: true });
+  const documents = wb.addWorksheet('Documents');
+  documents.addRow([...DOCUMENT_COLUMNS]).commit();
+  for await (const doc of docs()) documents.addRow(documentRow(doc)).commit();
+  documents.commit();
+  const fields = wb.addWorksheet('Fields');
+  fields.addRow([...FIELD_COLUMNS]).commit();
+  for await (const doc of docs()) {
+    const row = fieldRow(doc).map((v, i) => (typeof v === 'string' && DATE_FIELDS.has(FIELD_COLUMNS[i]!) ? new Date(`${v}T00:00:00Z`) : v));
+    const added = fields.addRow(row);
+    FIELD_COLUMNS.forEach((c, i) => DATE_FIELDS.has(c) && (added.getCell(i + 1).numFmt = 'yyyy-mm-dd'));
+    added.commit();
+  }
+  fields.commit();
   const items = wb.addWorksheet('Line items');
   items.addRow([...LINE_ITEM_COLUMNS]).commit();
   for await (const doc of docs()) for (const r of lineItemRows(doc)) items.addRow(r).commit();

@@ -20,6 +20,8 @@ interface RawRow {
   texts: string[];
   boxes: BBox[];
   page: number;
+  /** A sub-row (`Charges: vCPU 50.00` under its service): kept in the item's cells, not in its description. */
+  sub?: boolean;
 }
 
 const NUMBER_ROLES: ColumnRole[] = ['quantity', 'unit_price', 'amount', 'debit', 'credit', 'balance'];
@@ -90,6 +92,11 @@ export function readRows(
     // A text-only row before any item is a section title, not an item.
   }
 
+  foldSubRows(rows, (x, role) => {
+    const c = col(role);
+    return c >= 0 ? (num(x.texts[c]!, c)?.value ?? null) : null;
+  });
+
   // Statements: each balance should be the one before plus the signed amount.
   const bc = col('balance');
   let balance = summaries.find((x) => x.kind === 'balance_open')?.value ?? null;
@@ -110,7 +117,12 @@ export function readRows(
     const debit = value('debit');
     const credit = value('credit');
     if (amount === null && (debit !== null || credit !== null)) amount = cents((credit ?? 0) - Math.abs(debit ?? 0));
-    const quantity = value('quantity');
+    let quantity = value('quantity');
+    const own = dc >= 0 ? group.filter((x) => !x.sub).map((x) => x.texts[dc]!).filter(Boolean).join('\n') : '';
+    let description = own ? describe(own, stripPosition) : null;
+    // A receipt's `2 x Coffee`: the count is printed before the description, not in a column.
+    const counted = quantity === null && description ? COUNT_PREFIX.exec(description) : null;
+    if (counted) [quantity, description] = [parseNumber(counted[1]!, convs[dc] ?? null)?.value ?? null, counted[2]!];
     const unitPrice = value('unit_price');
     const cc = col('currency');
     const currency =
@@ -120,7 +132,8 @@ export function readRows(
       fallbackCurrency;
     const flags: string[] = [];
     if (quantity !== null && unitPrice !== null && amount !== null) {
-      const expected = discounted(quantity * unitPrice, col('discount') >= 0 ? first.texts[col('discount')]! : '', convs[col('discount')] ?? null);
+      const disc = col('discount');
+      const expected = discounted(quantity * unitPrice, disc >= 0 ? first.texts[disc]! : '', convs[disc] ?? null, disc >= 0 && map.headers[disc]!.includes('%'));
       if (Math.abs(expected - amount) > 0.01 + 1e-9 && Math.abs(quantity * unitPrice - amount) > 0.01 + 1e-9) flags.push('amount_mismatch');
     }
     if (bc >= 0) {
@@ -133,7 +146,7 @@ export function readRows(
     items.push({
       table_index: tableIndex,
       row: group[0]!.row,
-      description: dc >= 0 && merged[dc] ? describe(merged[dc]!, stripPosition) : null,
+      description,
       quantity,
       unit_price: unitPrice,
       amount,
@@ -149,17 +162,45 @@ export function readRows(
 
 const dc0 = (map: ColumnMap) => map.roles.indexOf('description');
 
+/** Words that open a sub-row of the item above: a breakdown of its charge, not an item of its own. */
+const SUB_ROW = /^(charges?|usage|includes?|including|of which|davon|inkl\.?|dont|incluye|waarvan|di cui)\b/i;
+
+/**
+ * Folds sub-rows into their item: rows with an amount but neither quantity nor unit price, under
+ * an item that has them, which open with a breakdown word (`Charges: vCPU`) or whose amounts add
+ * up to the item's (a cloud bill's per-resource charges).
+ */
+function foldSubRows(rows: RawRow[][], value: (x: RawRow, role: ColumnRole) => number | null): void {
+  const lead = (g: RawRow[]) => g[0]!;
+  const priced = (g: RawRow[]) => value(lead(g), 'quantity') !== null || value(lead(g), 'unit_price') !== null;
+  const text = (g: RawRow[]) => lead(g).texts.filter(Boolean).join(' ');
+  for (let i = 0; i < rows.length; i++) {
+    const total = value(lead(rows[i]!), 'amount');
+    if (!priced(rows[i]!) || total === null) continue;
+    let j = i + 1;
+    let sum = 0;
+    while (j < rows.length && !priced(rows[j]!) && value(lead(rows[j]!), 'amount') !== null) sum = cents(sum + value(lead(rows[j++]!), 'amount')!);
+    const n = j - i - 1;
+    const marked = rows.slice(i + 1, j).every((g) => SUB_ROW.test(text(g)));
+    if (n === 0 || !(marked || (n >= 2 && Math.abs(sum - total) <= 0.011))) continue;
+    for (const g of rows.splice(i + 1, n)) rows[i]!.push(...g.map((x) => ({ ...x, sub: true })));
+  }
+}
+
+/** `2 x Coffee`, `3× Bagel`, `2 * Brötchen`: a count, a times sign, the description. */
+const COUNT_PREFIX = /^(\d{1,4}(?:[.,]\d{1,3})?)\s*[xX×*]\s+(\S.*)$/u;
+
 /** The description as one line; under a merged `Pos. Bezeichnung` header, without the position number. */
 function describe(text: string, stripPosition: boolean): string {
   const one = text.replace(/\s+/g, ' ').trim();
   return stripPosition ? one.replace(/^\d{1,4}\.?\s+(?=\S)/, '') : one;
 }
 
-/** `gross` after a discount cell: `10 %` takes a tenth off, a plain number is subtracted. */
-function discounted(gross: number, text: string, conv: Convention | null): number {
+/** `gross` after a discount cell: `10 %` (or 10 under a `Disc.%` header) takes a tenth off, a plain number is subtracted. */
+function discounted(gross: number, text: string, conv: Convention | null, percentHeader: boolean): number {
   const d = text ? parseNumber(text, conv) : null;
   if (!d) return gross;
-  return d.percent ? gross * (1 - d.value / 100) : gross - Math.abs(d.value);
+  return d.percent || percentHeader ? gross * (1 - d.value / 100) : gross - Math.abs(d.value);
 }
 
 /** A row whose label is a summary word and which has no quantity: its value is the amount, else the rightmost number. */

@@ -1,5 +1,5 @@
 /**
- * Header and summary-row words of invoices and statements in en, de, es, nl, fr and ja. Each
+ * Header and summary-row words of invoices and statements in en, de, es, nl, fr, it, pt and ja. Each
  * header maps to a column role; roles we do not put into a line item (position, SKU, unit, VAT
  * rate, discount, …) are recognised too, so that `Pos.` or `MwSt %` is never taken for a
  * quantity or an amount.
@@ -25,27 +25,27 @@ export type ColumnRole =
   | 'discount';
 
 /** Languages told apart by their header words; used as a weak prior for the decimal convention. */
-export type Lang = 'en' | 'de' | 'es' | 'nl' | 'fr' | 'ja';
+export type Lang = 'en' | 'de' | 'es' | 'nl' | 'fr' | 'it' | 'pt' | 'ja';
 
-const TAX = /(\bvat\b|\btax\b|mwst|\bust\b|umsatzsteuer|steuer|\biva\b|\bbtw\b|\btva\b|\bgst\b|消費税|税)/;
+const TAX = /(\bvat\b|\btax(es)?\b|mwst|\bust\b|umsatzsteuer|steuer|\biva\b|\bbtw\b|\btva\b|\bgst\b|消費税|税)/;
 const RATE = /(%|\brate\b|satz|\btasa\b|\btaux\b|tarief|税率)/;
 const NET = /(excl|exkl|netto|\bnet\b|\bht\b|sin iva|zonder|hors|税抜)/;
-const AMOUNT = /(amount|total|betrag|gesamt|summe|importe|bedrag|totaal|montant|金額|\bsum\b|\bnet\b|netto)/;
+const AMOUNT = /(amount|total|betrag|gesamt|summe|importe|importo|\bvalor\b|bedrag|totaal|montant|金額|\bsum\b|\bnet\b|netto)/;
 
 /** Ordered: the first rule that matches a header decides its role (`Unit price` before `Unit`). */
 const RULES: [ColumnRole, RegExp][] = [
-  ['unit_price', /(unit price|price per unit|price\/unit|unit cost|\brate\b|einzelpreis|stückpreis|e-preis|preis\/einheit|preis je|precio unit|precio\/u|p\. ?unit|prijs per|stukprijs|eenheidsprijs|prix unit|prix u\b|\bp\.u\.|単価|^price$|^preis$|^precio$|^prijs$|^prix$|^unit ?price)/],
-  ['discount', /(discount|rabatt|nachlass|descuento|\bdto\b|korting|remise|値引|割引)/],
-  ['quantity', /(^qt[ée]s?\.?$|\bqty\b|quantity|\bquant|menge|anzahl|\banz\b|\bstk\b|stück$|cantidad|\bcant\b|\buds\b|unidades|aantal|\bqté\b|\bqte\b|数量|^hours$|^hrs$|^std\.?$|stunden)/],
-  ['unit', /(^units?$|einheit|^me$|^eh$|unidad|eenheid|unité|単位|\buom\b)/],
-  ['sku', /(art\.? ?-?nr|artikelnr|artikelnummer|\bsku\b|item code|item no|product code|part no|^code$|^ref|referencia|código|codigo|artikelcode|^réf|品番|コード)/],
+  ['unit_price', /(unit price|price per unit|price\/unit|unit cost|\brate\b|einzelpreis|stückpreis|e-preis|preis\/einheit|preis je|precio unit|precio\/u|p\. ?unit|prijs per|stukprijs|eenheidsprijs|prix unit|prix u\b|\bp\.u\.|prezzo unit|prezzo\/u|preço unit|preço\/u|単価|^price$|^preis$|^precio$|^prijs$|^prix$|^prezzo$|^preço$|^unit ?price)/],
+  ['discount', /(discount|\bdisc\b|rabatt|nachlass|descuento|\bdto\b|korting|remise|値引|割引)/],
+  ['quantity', /(^qt[ée]s?\.?$|\bqty\b|quantity|\bquant|menge|anzahl|\banz\b|\bstk\b|stück$|cantidad|\bcant\b|\buds\b|unidades|aantal|\bqté\b|\bqte\b|quantità|q\.tà|\bqtà\b|quantidade|\bqtd\.?|\bqtde\b|数量|^hours$|^hrs$|^std\.?$|stunden)/],
+  ['unit', /(^units?$|einheit|^me$|^eh$|unidad|eenheid|unité|^u\.?m\.?$|unità|unidade|単位|\buom\b)/],
+  ['sku', /(art\.? ?-?nr|artikelnr|artikelnummer|\bsku\b|item code|item no|product code|part no|^code$|^ref|referencia|código|codigo|^cod\.?$|codice|artikelcode|^réf|品番|コード)/],
   ['position', /(^pos\b|^pos\.|^position$|^nr\.?$|^no\.?$|^#$|^n[º°o]\.?$|^line$|^lfd|^núm\.?$|^項番$|^no$)/],
   ['currency', /(^currency$|^währung$|^moneda$|^devise$|^通貨$|^ccy$|^cur$)/],
   ['balance', /(balance|saldo|solde|残高|kontostand)/],
   ['debit', /(debit|\bsoll\b|belastung|ausgang|cargo|débito|\baf\b|débit|withdrawal|paid out|出金|お引出|お支払)/],
   ['credit', /(credit|\bhaben\b|gutschrift|eingang|abono|crédito|\bbij\b|crédit|deposit|paid in|入金|お預入)/],
   ['date', /(date|datum|fecha|日付|年月日|buchungstag|wertstellung|valuta|value day)/],
-  ['description', /(desc|beschreibung|bezeichnung|artikel|leistung|produkt|product|concepto|artículo|articulo|omschrijving|désignation|designation|libellé|品名|内容|摘要|^item|service|details|particulars|^text$|article|producto|servicio|detalle|verwendungszweck|buchungstext|omschrijving|artikel|naam|商品|項目|取引内容)/],
+  ['description', /(desc|beschreibung|bezeichnung|artikel|leistung|produkt|product|concepto|artículo|articulo|omschrijving|désignation|designation|libellé|品名|内容|摘要|^item|service|details|particulars|^text$|article|producto|servicio|detalle|verwendungszweck|buchungstext|omschrijving|artikel|naam|descrizione|articolo|descrição|produto|商品|項目|取引内容)/],
 ];
 
 /** The role of a column from its header text, or null when the header says nothing we know. */
@@ -83,6 +83,8 @@ export function headerLang(header: string): Lang | null {
   if (/(descripción|concepto|cantidad|precio|importe|iva|unidad|cargo|abono|fecha)/.test(h)) return 'es';
   if (/(omschrijving|aantal|prijs|bedrag|btw|eenheid|totaal|datum)/.test(h)) return 'nl';
   if (/(désignation|quantité|qté|prix|montant|tva|unité|libellé|débit|crédit)/.test(h)) return 'fr';
+  if (/(descrizione|quantità|q\.tà|prezzo|importo|imponibile)/.test(h)) return 'it';
+  if (/(descrição|quantidade|qtd|preço|valor)/.test(h)) return 'pt';
   if (/(description|quantity|qty|unit price|amount|price|total|item)/.test(h)) return 'en';
   return null;
 }
@@ -108,15 +110,17 @@ function starts(re: RegExp, l: string): boolean {
 export function summaryKind(label: string): SummaryKind | null {
   const l = normalizeText(label).toLowerCase().replace(/[:：]\s*$/, '');
   if (!l) return null;
-  if (/^(carried forward|brought forward|übertrag|uebertrag|transporte|suma y sigue|à reporter|a reporter|繰越)/.test(l)) return 'carry';
+  if (/^(carried forward|brought forward|übertrag|uebertrag|transporte|suma y sigue|à reporter|a reporter|riporto|a riportare|a transportar|繰越)/.test(l)) return 'carry';
   if (/^(opening balance|balance brought|previous balance|anfangssaldo|alter (kontostand|saldo)|saldo (inicial|anterior)|beginsaldo|saldo begin|solde (initial|précédent|d'ouverture)|前月繰越|前回残高|期首残高)/.test(l)) return 'balance_open';
   if (/^(closing balance|new balance|balance carried|endsaldo|neuer (kontostand|saldo)|saldo (final|nuevo)|eindsaldo|saldo eind|nieuw saldo|solde (final|nouveau)|nouveau solde|今回残高|期末残高|残高合計)/.test(l)) return 'balance_close';
-  if (/^(sub-? ?total|zwischensumme|nettobetrag|netto ?summe|summe netto|gesamt netto|nettobetrag|netto$|total net|net total|net amount|total ht|total hors|base imponible|subtotaal|totaal excl|sous-total|sous total|小計|税抜合計|税抜金額)/.test(l)) return 'subtotal';
-  if (/^(total|gesamt|summe|rechnungsbetrag|endbetrag|bruttobetrag|importe total|totaal|te betalen|net à payer|montant total|合計|税込|ご請求|請求金額|amount due|balance due|grand total|zu zahlen|a pagar)/.test(l) && !/^total(?:ly|ity)/.test(l)) {
+  if (/^(sub-? ?total|zwischensumme|nettobetrag|netto ?summe|summe netto|gesamt netto|nettobetrag|netto$|total net|net total|net amount|total ht|total hors|base imponible|subtotaal|totaal excl|sous-total|sous total|totale imponibile|imponibile|subtotale|totale parziale|total ilíquido|小計|税抜合計|税抜金額)/.test(l)) return 'subtotal';
+  if (/^(total|gesamt|summe|rechnungsbetrag|endbetrag|bruttobetrag|importe total|totaal|te betalen|net à payer|montant total|totale|合計|税込|ご請求|請求金額|amount due|balance due|grand total|zu zahlen|a pagar)/.test(l) && !/^total(?:ly|ity)/.test(l)) {
     if (TAX.test(l) && !/(incl|inkl|brutto|ttc|con iva|税込|合計)/.test(l)) return 'tax'; // `Total VAT`, `Summe MwSt`
     return 'total';
   }
+  // `VAT Reg No. GB 123…`, `Tax ID: 91-…`, `MwSt-Nr.`: the vendor's tax id, not a tax amount.
+  if (/^(vat|tax|gst|mwst|ust|iva|btw|tva)[\s.-]*(reg|id\b|no\b|nr\b|number|nummer|identifi)/.test(l)) return null;
   if (starts(/^(vat|tax|sales tax|gst|mwst|ust|umsatzsteuer|mehrwertsteuer|iva|btw|tva|消費税|内消費税)/, l)) return 'tax';
-  if (/^(zzgl|plus|\+|davon|incl|inkl|enthaltene)/.test(l) && TAX.test(l)) return 'tax'; // `zzgl. 19 % MwSt.`
+  if (/^(zzgl|plus|\+|davon|incl|inkl|enth|dont|de los cuales|waarvan)/.test(l) && TAX.test(l)) return 'tax'; // `zzgl. 19 % MwSt.`
   return null;
 }

@@ -2,7 +2,7 @@
  * Compares an extraction result with a fixture of test/fixtures/invoices/manifest.json and lists
  * every difference in words, so a failing golden case says which cell or field went wrong.
  */
-import type { ExtractResult, LineItem, Table, Totals } from '../../../src/extract/types.js';
+import { FIELD_NAMES, type ExtractResult, type Fields, type LineItem, type Table, type Totals } from '../../../src/extract/types.js';
 
 export interface ExpectedItem {
   description: string;
@@ -20,6 +20,8 @@ export interface GoldenFixture {
   lang: string;
   ruled: boolean;
   pages: number;
+  document_type: string;
+  fields: Record<string, string | number>;
   item_table: { n_cols: number; header: string[] | null; header_repeated: boolean; rows: string[][] };
   line_items: ExpectedItem[];
   totals: Totals | null;
@@ -115,7 +117,50 @@ export function totalsDiffs(fx: GoldenFixture, totals: Totals | null): string[] 
   return d;
 }
 
-/** All three kinds of difference for one result. */
-export function allDiffs(fx: GoldenFixture, r: Pick<ExtractResult, 'tables' | 'line_items' | 'totals'>) {
-  return { table: tableDiffs(fx, r.tables), items: itemDiffs(fx, r.line_items), totals: totalsDiffs(fx, r.totals) };
+/** Differences between the expected fields (the others expected null) and the extracted ones, and the document type. */
+export function fieldDiffs(fx: GoldenFixture, r: Pick<ExtractResult, 'document_type' | 'fields'>): string[] {
+  const d: string[] = [];
+  if (r.document_type !== fx.document_type) d.push(`document_type ${r.document_type} ≠ ${fx.document_type}`);
+  for (const name of FIELD_NAMES) {
+    const want = fx.fields[name] ?? null;
+    const got = r.fields[name]?.value ?? null;
+    if (typeof want === 'number' && typeof got === 'number' ? !close(got, want) : got !== want) d.push(`${name} ${JSON.stringify(got)} ≠ ${JSON.stringify(want)}`);
+  }
+  return d;
+}
+
+/** Fields right (expected value, or null where none is expected) out of all fields of all fixtures. */
+export function fieldAccuracy(pairs: { fx: GoldenFixture; fields: Fields }[]): { right: number; all: number } {
+  let right = 0;
+  let all = 0;
+  for (const { fx, fields } of pairs) {
+    for (const name of FIELD_NAMES) {
+      all++;
+      const want = fx.fields[name] ?? null;
+      const got = fields[name]?.value ?? null;
+      if (typeof want === 'number' && typeof got === 'number' ? close(got, want) : got === want) right++;
+    }
+  }
+  return { right, all };
+}
+
+/** Row match of the eval: an item counts when description, quantity, unit price and amount all equal an expected one's (each used once). */
+export function itemMatches(fx: GoldenFixture, items: LineItem[]): { hit: number; expected: number; found: number } {
+  const left = [...fx.line_items];
+  let hit = 0;
+  for (const got of items) {
+    const i = left.findIndex(
+      (w) => norm(got.description ?? '') === norm(w.description) && close(got.quantity, w.quantity) && close(got.unit_price, w.unit_price) && close(got.amount, w.amount),
+    );
+    if (i >= 0) {
+      hit++;
+      left.splice(i, 1);
+    }
+  }
+  return { hit, expected: fx.line_items.length, found: items.length };
+}
+
+/** All kinds of difference for one result. */
+export function allDiffs(fx: GoldenFixture, r: Pick<ExtractResult, 'document_type' | 'fields' | 'tables' | 'line_items' | 'totals'>) {
+  return { table: tableDiffs(fx, r.tables), items: itemDiffs(fx, r.line_items), totals: totalsDiffs(fx, r.totals), fields: fieldDiffs(fx, r) };
 }

@@ -1,0 +1,100 @@
+/**
+ * The document's type from its words and layout: a title word near the top of the first page
+ * (`Invoice`, `Kontoauszug`, `領収書`, …) and the cues that go with each type (an invoice
+ * number, a due date and totals; cash and change on a receipt; opening and closing balances and
+ * debit/credit columns on a statement). A document without a title and its cues is `other`, so
+ * a report's tables never become line items.
+ */
+import type { DocumentType, Fields } from '../types.js';
+import type { ColumnRole } from '../lineitems/vocabulary.js';
+import { joinWords, type TextLine } from './lines.js';
+
+const W = (src: string) => new RegExp(`(?<![\\p{L}\\p{N}])(?:${src})(?![\\p{L}])`, 'iu');
+
+const TITLES: Record<Exclude<DocumentType, 'other'>, RegExp> = {
+  invoice: W(
+    'invoice|tax invoice|credit note|pro ?forma invoice|rechnung|rechnungs(?:nummer|-nr\\.?|datum|betrag|empfänger)|gutschrift|facture|avoir|factura|factuur|factuur(?:nummer|datum|bedrag)|creditnota|fattura|nota di credito|fatura|nota fiscal',
+  ),
+  receipt: W(
+    'receipt|sales receipt|cash receipt|quittung|kassenbon|kassenbeleg|kassenzettel|reçu|ticket de caisse|ticket|recibo|factura simplificada|kassabon|kassa ?ticket|scontrino|ricevuta|cupom fiscal|talão',
+  ),
+  bank_statement: W(
+    'statement|account statement|bank statement|statement of account|kontoauszug|kontoübersicht|relevé de compte|relevé|extracto(?: de cuenta)?|rekeningafschrift|afschrift|estratto conto|extrato(?: bancário| de conta)?',
+  ),
+};
+const JA_TITLES: Record<Exclude<DocumentType, 'other'>, RegExp> = {
+  invoice: /請求書|納品書/,
+  receipt: /領収書|領収証|レシート/,
+  bank_statement: /入出金明細|取引明細|預金通帳|口座明細/,
+};
+
+const RECEIPT_CUES = W(
+  'cash|change|card|visa|mastercard|bar|gegeben|rückgeld|wechselgeld|espèces|rendu|monnaie|efectivo|cambio|tarjeta|contant|wisselgeld|pin|contanti|resto|troco|dinheiro|thank you|vielen dank|merci|gracias|bedankt|grazie|obrigado',
+);
+const JA_RECEIPT_CUES = /お預り|お釣り|合計点数|ありがとう/;
+const TIME = /(?<!\d)([01]?\d|2[0-3]):[0-5]\d(?!\d)/;
+
+/** Text that is only a document title (`INVOICE`, `請求書`): neither a vendor nor an address. */
+export function isTitleOnly(t: string): boolean {
+  return Object.values(TITLES).some((re) => new RegExp(`^(?:${re.source})$`, 'iu').test(t)) || Object.values(JA_TITLES).some((re) => new RegExp(`^(?:${re.source})$`).test(t));
+}
+
+/** Text that names a document type anywhere (`Kontoauszug 11/2026`): a title, not an address. */
+export function hasTitle(t: string): boolean {
+  return Object.values(TITLES).some((re) => re.test(t)) || Object.values(JA_TITLES).some((re) => re.test(t));
+}
+
+/** What the classifier looks at besides the words: the fields read and the item table's column roles. */
+export interface Cues {
+  fields: Fields;
+  roles: (ColumnRole | null)[];
+  /** Width of the printed text on page 1 over the page width. */
+  textShare: number;
+}
+
+/**
+ * Points of a title word on the first page: near the top (its first 8 lines, or the top third of
+ * its text, under a long address block) counts most.
+ */
+function titleScore(lines: TextLine[], type: Exclude<DocumentType, 'other'>): number {
+  const first = lines.filter((l) => l.page === lines[0]?.page);
+  if (!first.length) return 0;
+  const top = first[0]!.bbox[1];
+  const span = first[first.length - 1]!.bbox[3] - top;
+  let score = 0;
+  first.slice(0, 40).forEach((l, i) => {
+    const t = joinWords(l.words);
+    if (TITLES[type].test(t) || JA_TITLES[type].test(t)) score = Math.max(score, i < 8 || l.bbox[1] - top < span / 3 ? 4 : 1);
+  });
+  return score;
+}
+
+/**
+ * Whether any type's title is near the top of page 1: without one no type can score enough
+ * (the cues add 4 at most), so the document is `other` before its fields are read.
+ */
+export function hasTopTitle(lines: TextLine[]): boolean {
+  return (['invoice', 'receipt', 'bank_statement'] as const).some((t) => titleScore(lines, t) >= 4);
+}
+
+/** The document's type. */
+export function classify(lines: TextLine[], cues: Cues): DocumentType {
+  const f = cues.fields;
+  const has = (...names: (keyof Fields)[]) => names.filter((n) => f[n] !== null).length;
+  const text = lines.slice(0, 200).map((l) => joinWords(l.words));
+  const receiptCues = text.filter((t) => RECEIPT_CUES.test(t) || JA_RECEIPT_CUES.test(t)).length;
+  const roles = new Set(cues.roles);
+  const scores: Record<Exclude<DocumentType, 'other'>, number> = {
+    invoice: titleScore(lines, 'invoice') + Math.min(4, has('invoice_number', 'due_date', 'customer_name', 'vendor_tax_id', 'subtotal', 'tax', 'total', 'payment_terms', 'order_number')),
+    receipt:
+      titleScore(lines, 'receipt') +
+      Math.min(4, has('total', 'tax') + Math.min(2, receiptCues) + (text.slice(0, 10).some((t) => TIME.test(t)) ? 1 : 0) + (cues.textShare < 0.5 ? 1 : 0)),
+    bank_statement:
+      titleScore(lines, 'bank_statement') +
+      Math.min(4, has('opening_balance', 'closing_balance', 'account_number', 'iban', 'period_start') + (roles.has('balance') ? 1 : 0) + (roles.has('debit') || roles.has('credit') ? 1 : 0)),
+  };
+  let best: DocumentType = 'other';
+  let bestScore = 4;
+  for (const [type, s] of Object.entries(scores) as [DocumentType, number][]) if (s > bestScore) [best, bestScore] = [type, s];
+  return best;
+}

@@ -1,0 +1,113 @@
+/**
+ * Label matches on text lines and the values printed after them: `Invoice No. INV-7`,
+ * `Date: 30.11.2026   Due: 30.12.2026` (two labels, two values), a label with its value on
+ * the line below.
+ */
+import type { Field, Word } from '../types.js';
+import { labelRegex, type LabelField } from './labels.js';
+import { box, joinWords, valueAfter, type TextLine } from './lines.js';
+
+export const LABEL_FIELDS: LabelField[] = [
+  'invoice_number',
+  'issue_date',
+  'due_date',
+  'order_number',
+  'vendor_tax_id',
+  'customer_name',
+  'payment_terms',
+  'account_number',
+  'iban',
+  'period',
+  'currency',
+  'amount_due',
+  'other_date',
+];
+
+export interface LabelMatch {
+  field: LabelField;
+  start: number;
+  end: number;
+}
+
+const matchCache = new WeakMap<TextLine, LabelMatch[]>();
+
+/** The labels on `line`, left to right; where two overlap, the one starting first (then the longer) wins. */
+export function labelMatches(line: TextLine): LabelMatch[] {
+  const cached = matchCache.get(line);
+  if (cached) return cached;
+  const all: LabelMatch[] = [];
+  for (const field of LABEL_FIELDS) {
+    for (const m of line.lower.matchAll(labelRegex(field))) all.push({ field, start: m.index, end: m.index + m[0].length });
+  }
+  all.sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: LabelMatch[] = [];
+  for (const m of all) if (!kept.length || m.start >= kept[kept.length - 1]!.end) kept.push(m);
+  matchCache.set(line, kept);
+  return kept;
+}
+
+/** Whether `word` on the line under `line` starts a label of its own (`INVOICE` over `Invoice No.: 7`): then it is no value. */
+function startsLabel(lines: TextLine[], line: TextLine, word: Word): boolean {
+  const under = lines.find((l) => l.page === line.page && l.index === line.index + 1);
+  const i = under ? under.words.indexOf(word) : -1;
+  return i >= 0 && labelMatches(under!).some((m) => m.start === under!.starts[i]);
+}
+
+/** A value found after a label: its words, its line, and whether it sat below the label. */
+export interface Candidate {
+  words: Word[];
+  line: TextLine;
+  below: boolean;
+  labelStart: number;
+}
+
+/** Every value printed after a label of `field`, in reading order. */
+export function candidates(lines: TextLine[], field: LabelField): Candidate[] {
+  const out: Candidate[] = [];
+  for (const line of lines) {
+    const ms = labelMatches(line);
+    for (const m of ms) {
+      if (m.field !== field) continue;
+      const { words, below } = valueAfter(
+        line,
+        m.start,
+        m.end,
+        ms.map((x) => x.start),
+        lines,
+      );
+      if (words.length && !(below && startsLabel(lines, line, words[0]!))) out.push({ words, line, below, labelStart: m.start });
+    }
+  }
+  return out;
+}
+
+/** A Field of `value` read from `words` on `page`; OCR'd words bring their own confidence down into it (their mean). */
+export function field<T extends string | number>(value: T, words: Word[], page: number, confidence: number, text = joinWords(words)): Field {
+  const ocr = words.filter((w) => w.confidence !== null).map((w) => w.confidence!);
+  const read = ocr.length ? ocr.reduce((a, b) => a + b, 0) / ocr.length : 1;
+  return { value, text, confidence: Math.round(confidence * read * 100) / 100, page, bbox: box(words) };
+}
+
+/** Confidence of a labelled value: on the label's line, or below it. */
+export const labelledConfidence = (c: Candidate) => (c.below ? 0.8 : 0.9);
+
+/** The first candidate of `field` that `read` turns into a value. */
+export function firstLabelled(lines: TextLine[], name: LabelField, read: (c: Candidate) => Field | null): Field | null {
+  for (const c of candidates(lines, name)) {
+    const f = read(c);
+    if (f) return f;
+  }
+  return null;
+}
+
+/** An identifier (`INV-2026-0142`, `2026/0457`, `55102`): the first value word with a digit that is not a date or an amount. */
+export function readIdentifier(c: Candidate): Field | null {
+  for (const w of c.words.slice(0, 3)) {
+    const t = w.text.replace(/[,;:)]+$/, '').replace(/^[(#:]+/, '');
+    if (!/\d/.test(t) || t.length > 32 || !/^[\p{L}\p{N}][\p{L}\p{N}/._-]*$/u.test(t)) continue;
+    if (/^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$|^\d{4}-\d{2}-\d{2}$/.test(t)) continue;
+    if (/^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(t)) continue;
+    return field(t, [w], c.line.page, labelledConfidence(c), t);
+  }
+  return null;
+}

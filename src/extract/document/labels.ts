@@ -1,0 +1,197 @@
+/**
+ * The printed labels of document fields in en, de, fr, es, nl, it, pt and ja, as regular
+ * expression sources over lower-cased, NFKC-normalised text. A label matches as whole words
+ * (Japanese labels anywhere), so `Kundennummer` is not `Kunde` and `manufacturers` is not `facture`.
+ */
+
+export type DocLang = 'en' | 'de' | 'fr' | 'es' | 'nl' | 'it' | 'pt' | 'ja';
+export const DOC_LANGS: readonly DocLang[] = ['en', 'de', 'fr', 'es', 'nl', 'it', 'pt', 'ja'];
+
+/** Fields read from the words after a label. */
+export type LabelField =
+  | 'invoice_number'
+  | 'issue_date'
+  | 'due_date'
+  | 'order_number'
+  | 'vendor_tax_id'
+  | 'customer_name'
+  | 'payment_terms'
+  | 'account_number'
+  | 'iban'
+  | 'period'
+  | 'currency'
+  | 'amount_due'
+  /** Dates that are neither issue nor due date (delivery, order, service): read by no field, they only keep `Date` from matching inside them. */
+  | 'other_date';
+
+const N = 'n[º°o]\\.?|nr\\.?|no\\.?|#';
+
+export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
+  en: {
+    invoice_number: [`invoice (?:${N}|number|num\\.?)`, 'invoice', `credit note(?: ${N})?`, 'tax invoice', `receipt (?:${N}|number)`, `bill (?:${N}|number)`],
+    issue_date: ['invoice date', 'issue date', 'date of issue', 'issued on', 'dated', 'date'],
+    due_date: ['due date', 'payment due', 'due by', 'due on', 'due', 'pay by'],
+    order_number: [`(?:purchase )?order (?:${N}|number|ref\\.?)`, `po (?:${N}|number)`, 'p\\.o\\.', 'your order', 'po'],
+    vendor_tax_id: [`vat (?:reg\\.? )?(?:${N}|number|id)`, `tax (?:id|${N}|number)`, 'tin', 'abn', `gst (?:${N}|number)`, 'ein', 'vat'],
+    customer_name: ['account holder', 'bill to', 'billed to', 'invoice to', 'invoiced to', 'sold to', 'customer', 'client', 'ship to', 'deliver to'],
+    payment_terms: ['payment terms', 'terms of payment', 'terms'],
+    account_number: [`account (?:${N}|number)`, 'account'],
+    iban: ['iban'],
+    period: ['statement period', 'period'],
+    currency: ['currency'],
+    amount_due: ['amount due', 'balance due', 'total due', 'amount payable', 'please pay'],
+    other_date: ['delivery date', 'ship date', 'shipping date', 'order date', 'service date', 'date of supply', 'tax point', 'print date', 'value date'],
+  },
+  de: {
+    invoice_number: ['rechnungsnummer', 'rechnungs-nr\\.?', `rechnung (?:${N})`, 'rechnung', 'gutschrift', `gutschrift (?:${N})`, 'beleg-?nr\\.?', `quittung(?: ${N})?`],
+    issue_date: ['rechnungsdatum', 'belegdatum', 'ausstellungsdatum', 'datum'],
+    due_date: ['fälligkeitsdatum', 'fällig am', 'fällig bis', 'fällig', 'zahlbar bis'],
+    order_number: ['bestellnummer', 'bestell-nr\\.?', `bestellung (?:${N})`, 'ihre bestellung', 'auftragsnummer', 'auftrags-nr\\.?', `auftrag (?:${N})`],
+    vendor_tax_id: ['ust-?id-?nr\\.?', 'ust\\.?-?idnr\\.?', 'ust-?id', 'umsatzsteuer-id(?:entifikationsnummer)?', 'steuernummer', 'st\\.-?nr\\.?', 'mwst-?nr\\.?', 'uid'],
+    customer_name: ['kontoinhaber', 'rechnungsempfänger', 'rechnungsadresse', 'kunde', 'auftraggeber', 'lieferadresse'],
+    payment_terms: ['zahlungsbedingungen', 'zahlungsziel', 'zahlungskonditionen'],
+    account_number: ['kontonummer', 'konto-?nr\\.?', 'konto'],
+    iban: ['iban'],
+    period: ['zeitraum', 'abrechnungszeitraum', 'auszugszeitraum'],
+    currency: ['währung'],
+    amount_due: ['zu zahlen', 'zahlbetrag', 'offener betrag', 'zahlbarer betrag'],
+    other_date: ['lieferdatum', 'leistungsdatum', 'bestelldatum', 'auftragsdatum', 'liefertermin', 'druckdatum', 'buchungsdatum', 'valutadatum'],
+  },
+  fr: {
+    invoice_number: [`facture (?:${N}|numéro)`, 'numéro de facture', `${N} de facture`, 'facture', `avoir(?: ${N})`, `reçu (?:${N})`, `ticket (?:${N})`],
+    issue_date: ['date de (?:la )?facture', "date d'émission", 'date de facturation', 'émise le', 'date'],
+    due_date: ["date d'échéance", 'échéance', 'à payer avant le', 'payable le'],
+    order_number: [`(?:${N} de )?commande(?: ${N})?`, 'bon de commande', 'votre commande'],
+    vendor_tax_id: ['n° tva(?: intracom(?:munautaire)?)?', 'tva intracom(?:munautaire)?', 'numéro de tva', 'siret', 'siren', 'tva'],
+    customer_name: ['titulaire du compte', 'titulaire', 'facturé à', 'facturer à', 'client', 'destinataire', 'adresse de facturation'],
+    payment_terms: ['conditions de paiement', 'conditions de règlement', 'modalités de paiement', 'règlement'],
+    account_number: [`(?:${N} de )?compte`, 'numéro de compte'],
+    iban: ['iban'],
+    period: ['période'],
+    currency: ['devise', 'monnaie'],
+    amount_due: ['net à payer', 'montant dû', 'reste à payer', 'montant à payer'],
+    other_date: ['date de livraison', 'date de commande', 'date de prestation'],
+  },
+  es: {
+    invoice_number: [`factura (?:${N}|número)`, 'número de factura', `${N} (?:de )?factura`, 'factura', `recibo (?:${N})`, `ticket (?:${N})`, 'factura simplificada'],
+    issue_date: ['fecha de (?:la )?factura', 'fecha de emisión', 'fecha expedición', 'fecha'],
+    due_date: ['fecha de vencimiento', 'vencimiento', 'vence'],
+    order_number: [`(?:${N} (?:de )?)?pedido(?: ${N})?`, 'número de pedido', 'su pedido'],
+    vendor_tax_id: ['cif', 'nif', 'nie', 'n\\.?i\\.?f\\.?', 'c\\.?i\\.?f\\.?'],
+    customer_name: ['titular', 'cliente', 'facturar a', 'destinatario'],
+    payment_terms: ['condiciones de pago', 'forma de pago', 'plazo de pago'],
+    account_number: [`(?:${N} de )?cuenta`, 'número de cuenta'],
+    iban: ['iban'],
+    period: ['periodo', 'período'],
+    currency: ['divisa', 'moneda'],
+    amount_due: ['importe a pagar', 'total a pagar', 'a pagar'],
+    other_date: ['fecha de entrega', 'fecha de pedido', 'fecha de envío', 'fecha valor'],
+  },
+  nl: {
+    invoice_number: ['factuurnummer', `factuur(?: ${N})?`, 'creditnota', `bon(?: ${N})?`, 'kassabon'],
+    issue_date: ['factuurdatum', 'datum'],
+    due_date: ['vervaldatum', 'uiterste betaaldatum', 'te betalen voor'],
+    order_number: ['ordernummer', 'bestelnummer', 'uw order', 'uw bestelling', 'inkoopordernummer'],
+    vendor_tax_id: ['btw-?(?:nummer|nr\\.?|id)', 'btw-identificatienummer', 'btw'],
+    customer_name: ['rekeninghouder', 'klant', 'factuuradres', 'aan'],
+    payment_terms: ['betalingsvoorwaarden', 'betalingstermijn', 'betaaltermijn'],
+    account_number: ['rekeningnummer', 'rekening'],
+    iban: ['iban'],
+    period: ['periode'],
+    currency: ['valuta'],
+    amount_due: ['te betalen', 'openstaand bedrag'],
+    other_date: ['leverdatum', 'orderdatum', 'besteldatum'],
+  },
+  it: {
+    invoice_number: [`fattura (?:${N}|numero)`, 'numero fattura', 'fattura', `scontrino(?: ${N})?`, `ricevuta(?: ${N})?`, `nota di credito(?: ${N})?`],
+    issue_date: ['data fattura', 'data di emissione', 'data documento', 'data'],
+    due_date: ['data (?:di )?scadenza', 'scadenza'],
+    order_number: [`ordine(?: ${N})?`, 'numero ordine', 'vs\\. ordine', 'rif\\. ordine'],
+    vendor_tax_id: ['p\\.? ?iva', 'partita iva', 'codice fiscale', 'c\\.f\\.'],
+    customer_name: ['cliente', 'destinatario', 'intestatario', 'spett\\.le'],
+    payment_terms: ['condizioni di pagamento', 'termini di pagamento', 'modalità di pagamento', 'pagamento'],
+    account_number: [`(?:${N} )?conto(?: corrente)?`, 'numero conto'],
+    iban: ['iban'],
+    period: ['periodo'],
+    currency: ['valuta'],
+    amount_due: ['da pagare', 'totale da pagare', 'netto a pagare'],
+    other_date: ['data di consegna', 'data ordine', 'data consegna'],
+  },
+  pt: {
+    invoice_number: [`fatura (?:${N}|número)`, 'número da fatura', 'fatura', 'nota fiscal', `recibo(?: ${N})?`, 'fatura-recibo'],
+    issue_date: ['data de emissão', 'data da fatura', 'data'],
+    due_date: ['data de vencimento', 'vencimento'],
+    order_number: [`(?:${N} (?:do )?)?pedido(?: ${N})?`, 'encomenda', 'número da encomenda'],
+    vendor_tax_id: ['nif', 'nipc', 'cnpj', 'contribuinte'],
+    customer_name: ['titular', 'cliente', 'destinatário', 'faturar a'],
+    payment_terms: ['condições de pagamento', 'forma de pagamento'],
+    account_number: [`(?:${N} (?:da )?)?conta`, 'número da conta'],
+    iban: ['iban'],
+    period: ['período'],
+    currency: ['moeda'],
+    amount_due: ['valor a pagar', 'total a pagar', 'a pagar'],
+    other_date: ['data de entrega', 'data da encomenda', 'data do pedido'],
+  },
+  ja: {
+    invoice_number: ['請求書番号', '請求番号', '請求書no\\.?', '伝票番号', '領収書番号'],
+    issue_date: ['請求日', '発行日', '請求書発行日', '日付'],
+    due_date: ['お支払期限', '支払期限', '支払期日', 'お支払期日', '振込期限'],
+    order_number: ['注文番号', '発注番号', 'ご注文番号'],
+    vendor_tax_id: ['登録番号', '適格請求書発行事業者登録番号'],
+    customer_name: ['口座名義', '名義人'],
+    payment_terms: ['支払条件', 'お支払条件', 'お支払方法'],
+    account_number: ['口座番号'],
+    iban: ['iban'],
+    period: ['期間', '対象期間'],
+    currency: ['通貨'],
+    amount_due: ['ご請求金額', 'お支払金額', '請求金額'],
+    other_date: ['納品日', '注文日', '出荷日'],
+  },
+};
+
+/** A label ends where a word does (`Receipt #` may touch its number): not inside `Kundennummer`, not the `PO` of `PO-7781`. */
+const AFTER = '(?:(?<![\\p{L}\\p{N}])|(?![\\p{L}\\p{N}]|-[\\p{L}\\p{N}]))';
+
+const cache = new Map<string, RegExp>();
+
+/** One regex of all the labels of `field` in every language: longest first, whole words. */
+export function labelRegex(field: LabelField): RegExp {
+  let re = cache.get(field);
+  if (!re) {
+    const all = DOC_LANGS.flatMap((l) => LABELS[l][field] ?? []);
+    const sorted = [...new Set(all)].sort((a, b) => b.length - a.length);
+    const latin = sorted.filter((s) => !/[\u3040-\u30ff\u4e00-\u9fff]/.test(s));
+    const cjk = sorted.filter((s) => /[\u3040-\u30ff\u4e00-\u9fff]/.test(s));
+    const parts = [];
+    if (latin.length) parts.push(`(?<![\\p{L}\\p{N}])(?:${latin.join('|')})${AFTER}`);
+    if (cjk.length) parts.push(`(?:${cjk.join('|')})`);
+    re = new RegExp(parts.join('|'), 'gu');
+    cache.set(field, re);
+  }
+  re.lastIndex = 0;
+  return re;
+}
+
+let perLanguage: Map<DocLang, RegExp> | null = null;
+
+/** How often the labels of each language occur in `text` (lower-cased); `iban` and labels under four letters do not count. */
+export function labelLanguages(text: string): Map<DocLang, number> {
+  perLanguage ??= new Map(
+    DOC_LANGS.map((lang) => {
+      const srcs = Object.values(LABELS[lang])
+        .flat()
+        .filter((src): src is string => !!src && src !== 'iban' && src.length >= 4)
+        .sort((a, b) => b.length - a.length);
+      const cjk = srcs.filter((x) => /[\u3040-\u30ff\u4e00-\u9fff]/.test(x));
+      const latin = srcs.filter((x) => !cjk.includes(x));
+      const parts = [...(latin.length ? [`(?<![\\p{L}\\p{N}])(?:${latin.join('|')})${AFTER}`] : []), ...cjk];
+      return [lang, new RegExp(parts.join('|'), 'gu')] as [DocLang, RegExp];
+    }),
+  );
+  const hits = new Map<DocLang, number>();
+  for (const [lang, re] of perLanguage) {
+    const n = [...text.matchAll(re)].length;
+    if (n) hits.set(lang, n);
+  }
+  return hits;
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { findDate, findPeriod } from '../../../src/extract/document/dates.js';
+
+const iso = (t: string, order: 'dmy' | 'mdy' | 'ymd' = 'dmy') => findDate(t, order)?.iso ?? null;
+
+describe('findDate: every common written form', () => {
+  it('reads numeric dates with the document order, a part above 12 deciding it', () => {
+    expect(iso('2023-03-20')).toBe('2023-03-20');
+    expect(iso('2023/03/20')).toBe('2023-03-20');
+    expect(iso('20.03.2023')).toBe('2023-03-20');
+    expect(iso('20-03-2023')).toBe('2023-03-20');
+    expect(iso('03/20/2023', 'dmy')).toBe('2023-03-20');
+    expect(iso('03/04/2023', 'mdy')).toBe('2023-03-04');
+    expect(iso('03/04/2023', 'dmy')).toBe('2023-04-03');
+    expect(iso('20.03.23')).toBe('2023-03-20');
+  });
+  it('reads month names in en, de, fr, es, nl, it and pt, day first or month first', () => {
+    for (const t of ['20 March 2023', 'March 20, 2023', 'Mar 20 2023', '20-Mar-2023', '20. März 2023', '20 mars 2023', '20 de marzo de 2023', '20 maart 2023', '20 marzo 2023', '20 de março de 2023', '20th March 2023', 'Date: 20 Mar. 2023']) {
+      expect(iso(t), t).toBe('2023-03-20');
+    }
+    expect(iso('1er décembre 2026')).toBe('2026-12-01');
+  });
+  it('reads Japanese dates, full-width digits too', () => {
+    expect(iso('2023年3月20日')).toBe('2023-03-20');
+    expect(iso('請求日 ２０２３年３月２０日')).toBe('2023-03-20');
+  });
+  it('refuses what is not a calendar day, and numbers that are not dates', () => {
+    expect(iso('31.02.2023')).toBeNull();
+    expect(iso('13/13/2023')).toBeNull();
+    expect(iso('INV-2026-0142')).toBeNull();
+    expect(iso('1.234,56')).toBeNull();
+    expect(findDate('Date: 20.03.2023', 'dmy')?.raw).toBe('20.03.2023');
+  });
+});
+
+describe('findPeriod', () => {
+  it('reads ranges and months as first and last day', () => {
+    expect(findPeriod('Account statement 1 - 30 November 2026', 'dmy')).toMatchObject({ start: '2026-11-01', end: '2026-11-30' });
+    expect(findPeriod('01.11.2026 - 30.11.2026', 'dmy')).toMatchObject({ start: '2026-11-01', end: '2026-11-30' });
+    expect(findPeriod('Kontoauszug 02/2028', 'dmy')).toMatchObject({ start: '2028-02-01', end: '2028-02-29' });
+    expect(findPeriod('Extracto de cuenta noviembre 2026', 'dmy')).toMatchObject({ start: '2026-11-01', end: '2026-11-30' });
+    expect(findPeriod('2026年11月分', 'ymd')).toMatchObject({ start: '2026-11-01', end: '2026-11-30' });
+    expect(findPeriod('Sparkasse Musterstadt', 'dmy')).toBeNull();
+  });
+});

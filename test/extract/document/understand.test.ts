@@ -1,0 +1,147 @@
+/** Document type and fields from pages of words laid out as text lines (5 pt a character, 14 pt a line). */
+import { describe, expect, it } from 'vitest';
+import { understandDocument } from '../../../src/extract/document/index.js';
+import type { PageLayout, Word } from '../../../src/extract/types.js';
+
+/** A page whose lines are given as text; `  ` (two spaces or more) is a wide gap, `|x|` a column at x. */
+function textPage(lines: string[], page = 1): PageLayout {
+  const words: Word[] = [];
+  lines.forEach((line, i) => {
+    let x = 50;
+    for (const part of line.split(/( {2,})/)) {
+      if (/^ {2,}$/.test(part)) {
+        x += part.length * 10;
+        continue;
+      }
+      for (const t of part.split(' ').filter(Boolean)) {
+        words.push({ text: t, x0: x, y0: 40 + i * 14, x1: x + t.length * 5, y1: 50 + i * 14, size: 10, confidence: null });
+        x += t.length * 5 + 3;
+      }
+    }
+  });
+  return { page, width: 595, height: 842, words, rulings: [] };
+}
+
+const understand = (lines: string[]) => understandDocument([textPage(lines)], [], { line_items: [], totals: null });
+const values = (r: ReturnType<typeof understand>) => Object.fromEntries(Object.entries(r.fields).filter(([, f]) => f).map(([k, f]) => [k, f!.value]));
+
+describe('document type', () => {
+  it('a report with totals and a statement word is other, with no fields', () => {
+    const r = understand(['Household finance and consumption survey', 'Table 3: statements of the respondents', 'Total 1,234.50', 'VAT 20%']);
+    expect(r.document_type).toBe('other');
+    expect(Object.values(r.fields).every((f) => f === null)).toBe(true);
+  });
+  it('an invoice, a receipt and a statement by their titles and cues', () => {
+    expect(understand(['ACME GmbH', 'Rechnung Nr. 2026-1', 'Datum: 01.12.2026', 'Gesamtbetrag 100,00']).document_type).toBe('invoice');
+    expect(understand(['Corner Shop', 'Receipt #99', '12/01/2026 10:15', 'Total 9.99', 'Cash 10.00   Change 0.01']).document_type).toBe('receipt');
+    expect(understand(['Big Bank', 'Bank statement 1 - 31 December 2026', 'Opening balance 10.00', 'Closing balance 20.00']).document_type).toBe('bank_statement');
+  });
+});
+
+describe('document type under a long head', () => {
+  it('finds the title under ten lines of addresses', () => {
+    const head = ['Acme Ltd', '5 High Street', 'Leeds LS1 1AA', 'United Kingdom', 'Phone 0113 496 0000', '', 'Globex plc', 'Accounts Payable', '9 Low Road', 'York YO1 7HH'];
+    const body = Array.from({ length: 30 }, (_, i) => `Item ${i + 1}   1   2.00   2.00`);
+    expect(understand([...head, 'INVOICE', 'Invoice No.: 2026-9', ...body, 'Total 60.00']).document_type).toBe('invoice');
+  });
+});
+
+describe('fields by label in each language', () => {
+  const cases: [string, string[], Record<string, string | number>][] = [
+    ['en', ['Acme Ltd', 'Invoice number: A-17', 'Invoice date: 20 March 2023   Due date: 19 April 2023', 'Bill to: Globex, 1 Road', 'Total 12.00'], { invoice_number: 'A-17', issue_date: '2023-03-20', due_date: '2023-04-19', customer_name: 'Globex', total: 12 }],
+    ['de', ['Acme GmbH', 'Rechnungsnummer: R-17', 'Rechnungsdatum: 20.03.2023   Fällig bis: 19.04.2023', 'Kunde: Globex AG, Weg 1', 'Gesamtbetrag 1.200,00'], { invoice_number: 'R-17', issue_date: '2023-03-20', due_date: '2023-04-19', customer_name: 'Globex AG', total: 1200 }],
+    ['fr', ['Acme SARL', 'Facture N° F-17', 'Date de facture : 20/03/2023   Échéance : 19/04/2023', 'Client : Globex SA', 'Total TTC 1 200,00'], { invoice_number: 'F-17', issue_date: '2023-03-20', due_date: '2023-04-19', customer_name: 'Globex SA', total: 1200 }],
+    ['es', ['Acme S.L.', 'Número de factura: E-17', 'Fecha de emisión: 20/03/2023   Vencimiento: 19/04/2023', 'Cliente: Globex S.A.', 'Total 1.200,00'], { invoice_number: 'E-17', issue_date: '2023-03-20', due_date: '2023-04-19', customer_name: 'Globex S.A.', total: 1200 }],
+    ['nl', ['Acme B.V.', 'Factuurnummer: N-17', 'Factuurdatum: 20-03-2023   Vervaldatum: 19-04-2023', 'Klant: Globex', 'Totaal 1.200,00'], { invoice_number: 'N-17', issue_date: '2023-03-20', due_date: '2023-04-19', customer_name: 'Globex', total: 1200 }],
+    ['it', ['Acme S.r.l.', 'Fattura n. I-17', 'Data fattura: 20/03/2023   Scadenza: 19/04/2023', 'Cliente: Globex S.p.A.', 'Totale 1.200,00'], { invoice_number: 'I-17', issue_date: '2023-03-20', due_date: '2023-04-19', customer_name: 'Globex S.p.A.', total: 1200 }],
+    ['pt', ['Acme Lda', 'Fatura n.º P-17', 'Data de emissão: 20/03/2023   Vencimento: 19/04/2023', 'Cliente: Globex SA', 'Total 1.200,00'], { invoice_number: 'P-17', issue_date: '2023-03-20', due_date: '2023-04-19', customer_name: 'Globex SA', total: 1200 }],
+    ['ja', ['請求書', 'アクメ株式会社', 'グローベックス株式会社 御中', '請求番号 J-17', '請求日 2023年3月20日', 'お支払期限 2023年4月19日', '合計 ¥1,200'], { invoice_number: 'J-17', issue_date: '2023-03-20', due_date: '2023-04-19', customer_name: 'グローベックス株式会社', total: 1200 }],
+  ];
+  for (const [lang, lines, want] of cases) {
+    it(lang, () => {
+      const r = understand(lines);
+      expect(r.document_type).toBe('invoice');
+      expect(values(r)).toMatchObject(want);
+    });
+  }
+
+  it('a delivery or service date is not the issue date', () => {
+    const r = understand(['Acme GmbH', 'Rechnung Nr. 7', 'Lieferdatum: 01.03.2023   Rechnungsdatum: 05.03.2023', 'Delivery date: 02.03.2023', 'Gesamtbetrag 10,00']);
+    expect(r.fields.issue_date?.value).toBe('2023-03-05');
+  });
+
+  it('a value printed under its label, with a lower confidence than one beside it', () => {
+    const r = understand(['Acme Ltd', 'INVOICE', 'Invoice number', 'A-17', 'Order no.: PO-1', 'Total 12.00']);
+    expect(r.fields.invoice_number).toMatchObject({ value: 'A-17', confidence: 0.8 });
+    expect(r.fields.order_number).toMatchObject({ value: 'PO-1', confidence: 0.9 });
+  });
+
+  it('an IBAN only when its check digits hold; the currency from symbols', () => {
+    const ok = understand(['Acme Ltd', 'Invoice A-1', 'Total €12.00', 'IBAN DE89 3704 0044 0532 0130 00']);
+    expect(ok.fields.iban?.value).toBe('DE89370400440532013000');
+    expect(ok.fields.currency?.value).toBe('EUR');
+    expect(understand(['Acme Ltd', 'Invoice A-1', 'Total 12.00', 'IBAN DE12 3456 7890 1234 5678 90']).fields.iban).toBeNull();
+  });
+
+  it('an ambiguous numeric date follows the locale: month first in US dollars, day first in pounds', () => {
+    expect(understand(['Acme Inc', 'Invoice A-1', 'Date: 03/04/2026', 'Total $12.00']).fields.issue_date?.value).toBe('2026-03-04');
+    expect(understand(['Acme Ltd', 'Invoice A-1', 'Date: 03/04/2026', 'Total £12.00']).fields.issue_date?.value).toBe('2026-04-03');
+  });
+});
+
+describe('fields by position', () => {
+  it('a two-column head: the vendor block on the left, the invoice block on the right', () => {
+    const r = understand([
+      'Acme Ltd                                  INVOICE',
+      '5 High Street, Leeds LS1 1AA              Invoice No.: 2026-114',
+      '                                          Date: 14 January 2026',
+      'Bill to:                                  Due date: 13 February 2026',
+      'Globex plc, 9 Low Road, York',
+      'Total £48.00',
+    ]);
+    expect(values(r)).toMatchObject({
+      vendor_name: 'Acme Ltd',
+      vendor_address: '5 High Street, Leeds LS1 1AA',
+      invoice_number: '2026-114',
+      issue_date: '2026-01-14',
+      due_date: '2026-02-13',
+      customer_name: 'Globex plc',
+      currency: 'GBP',
+      total: 48,
+    });
+  });
+  it('a statement: account, period from its label, balances; no invoice fields', () => {
+    const r = understand(['Big Bank', 'Account statement', 'Account holder: Jane Doe', 'Account number: 0012 3456 78', 'Period: 01.12.2026 - 31.12.2026', 'Opening balance 1.000,00', 'Closing balance 1.250,50', 'Total 250,50']);
+    expect(r.document_type).toBe('bank_statement');
+    expect(values(r)).toMatchObject({ customer_name: 'Jane Doe', account_number: '0012 3456 78', period_start: '2026-12-01', period_end: '2026-12-31', opening_balance: 1000, closing_balance: 1250.5 });
+    expect(r.fields.total).toBeNull();
+  });
+});
+
+describe('payment terms', () => {
+  it('a Terms and conditions heading is not terms; a sentence that states them is', () => {
+    const r = understand(['Acme Ltd', 'Invoice A-1', 'Total 12.00', 'Terms and conditions', 'Payment is due within 30 days of the invoice date.']);
+    expect(r.fields.payment_terms?.value).toBe('Payment is due within 30 days of the invoice date.');
+    expect(understand(['Acme Ltd', 'Invoice A-1', 'Total 12.00', 'Terms: 14 days net']).fields.payment_terms?.value).toBe('14 days net');
+  });
+});
+
+describe('cross-checks', () => {
+  it('subtotal + tax ≠ total: total_mismatch on the totals and lower confidence on the three', () => {
+    const r = understand(['Acme Ltd', 'Invoice A-1', 'Subtotal 100.00', 'VAT 20% 20.00', 'Total 130.00']);
+    expect(r.totals?.flags).toContain('total_mismatch');
+    expect(r.fields.total!.confidence).toBeLessThan(0.9);
+    const ok = understand(['Acme Ltd', 'Invoice A-1', 'Subtotal 100.00', 'VAT 20% 20.00', 'Total 120.00']);
+    expect(ok.totals).toMatchObject({ subtotal: 100, tax: 20, total: 120, flags: [] });
+    expect(ok.fields.total!.confidence).toBe(0.9);
+  });
+});
+
+describe('OCR confidence', () => {
+  it("a field read from OCR'd words is no surer than the words", () => {
+    const p = textPage(['Acme Ltd', 'Invoice number: A-17', 'Total 12.00']);
+    for (const w of p.words) w.confidence = w.text === 'A-17' ? 0.5 : 0.95;
+    const r = understandDocument([p], [], { line_items: [], totals: null });
+    expect(r.fields.invoice_number).toMatchObject({ value: 'A-17', confidence: 0.45 });
+  });
+});
