@@ -58,6 +58,11 @@ function turned(ctx: PageContext, turn: number): PageContext {
 /** Timings of the last page, for the benchmark. */
 export const lastPageTimings = { binarizeMs: 0, deskewMs: 0, rulingsMs: 0, ocrMs: 0, rescueMs: 0, rescued: 0, fills: 0, turn: 0, skewDegrees: 0, glyphPx: 0, rescale: 1 };
 
+/** Languages written in Han characters or kana, and the glyph heights they are read at. */
+const CJK_LANGS = /(^|\+)(jpn|jpn_vert|chi_sim|chi_tra|chi_sim_vert|chi_tra_vert|kor|kor_vert)(\+|$)/;
+const MIN_READABLE_CJK = 24;
+const TARGET_CJK_HEIGHT = 32;
+
 /** Enlarge at most this much: upscaling invents no detail and quadruples OCR's pixels at 2×. */
 const MAX_UPSCALE = 2.5;
 /** Do not resample for less than ±15 %. */
@@ -116,8 +121,13 @@ async function recognizeWords(crops: GrayImage[], dpi: number, opts: ExtractOpti
  * Working pixels per page pixel: 1 for glyphs Tesseract reads as they are, else the factor
  * that brings the median glyph to the target; never beyond the working-size bounds.
  */
-function rescaleFactor(glyph: number | null, img: GrayImage): number {
-  let f = glyph && (glyph < MIN_READABLE_GLYPH || glyph > MAX_READABLE_GLYPH) ? TARGET_GLYPH_HEIGHT / glyph : 1;
+function rescaleFactor(glyph: number | null, img: GrayImage, langs: string): number {
+  // Han and kana need more pixels than Latin letters: 16 px glyphs (a 150 dpi scan) lost the
+  // strokes of 請 and 書 that tell them from their neighbours.
+  const cjk = CJK_LANGS.test(langs);
+  const min = cjk ? MIN_READABLE_CJK : MIN_READABLE_GLYPH;
+  const target = cjk ? TARGET_CJK_HEIGHT : TARGET_GLYPH_HEIGHT;
+  let f = glyph && (glyph < min || glyph > MAX_READABLE_GLYPH) ? target / glyph : 1;
   f = Math.min(f, MAX_UPSCALE, MAX_WORKING_LONG_SIDE / Math.max(img.width, img.height));
   return Math.abs(f - 1) > RESCALE_SLACK ? f : 1;
 }
@@ -144,7 +154,7 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
     const done = await upright();
     if (done) return done;
   }
-  let f = rescaleFactor(glyph, img);
+  let f = rescaleFactor(glyph, img, opts.ocrLangs);
   if (f !== 1) {
     const w = Math.max(1, Math.round(img.width * f));
     const h = Math.max(1, Math.round(img.height * f));
