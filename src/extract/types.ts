@@ -42,6 +42,11 @@ export interface PageLayout {
   height: number;
   words: Word[];
   rulings: Ruling[];
+  /**
+   * Graphics found in an image's pixels (the curves of a chart, a drawing): a whitespace table
+   * lying mostly inside one is the figure's labels, not a table. Unset for text layers.
+   */
+  figures?: BBox[];
 }
 
 /** A cell of API.md §4. `row`/`col` are 0-based. */

@@ -34,7 +34,7 @@ export function detectTables(layout: PageLayout): Table[] {
   const tables = uprightTables({ ...layout, words: byRotation.get(0) ?? [] });
   for (const [rot, words] of byRotation) {
     if (rot === 0 || words.length < MIN_TURNED_WORDS) continue;
-    tables.push(...uprightTables(turnUpright(layout, words, rot)).map((t) => turnBack(t, layout, rot)));
+    tables.push(...uprightTables({ ...turnUpright(layout, words, rot), figures: undefined }).map((t) => turnBack(t, layout, rot)));
   }
   return tables.sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
 }
@@ -49,7 +49,21 @@ function uprightTables(layout: PageLayout): Table[] {
   const tables = lattice.flatMap((t) => (t.table ? [t.table] : []));
   for (const block of tableBlocks(textLines(rest))) {
     const t = streamTable(layout.page, block);
-    if (t) tables.push(t);
+    if (t && !inFigure(t.bbox, layout.figures)) tables.push(t);
   }
   return tables;
+}
+
+/** Figures' labels: at least this share of the table's box lies in figures (side by side charts count together). */
+const FIGURE_SHARE = 0.5;
+
+function inFigure(b: BBox, figures: BBox[] | undefined): boolean {
+  const area = (b[2] - b[0]) * (b[3] - b[1]);
+  let covered = 0;
+  for (const f of figures ?? []) {
+    const w = Math.min(b[2], f[2]) - Math.max(b[0], f[0]);
+    const h = Math.min(b[3], f[3]) - Math.max(b[1], f[1]);
+    if (w > 0 && h > 0) covered += w * h;
+  }
+  return area > 0 && covered >= FIGURE_SHARE * area;
 }

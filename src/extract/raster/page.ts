@@ -18,6 +18,7 @@ import type { OcrWord } from './tsv.js';
 import { NOISE, secondLook } from './rescue.js';
 import { joinCjk } from './cjk.js';
 import { restoreMarks } from './marks.js';
+import { figureBoxes } from './figures.js';
 import { components } from './text-size.js';
 
 /**
@@ -204,7 +205,9 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   // Decimal points the recogniser dropped, from the ink OCR read (rulings erased).
   const read = new Uint8Array(img.data.length);
   for (let i = 0; i < read.length; i++) read[i] = img.data[i] < 128 ? 1 : 0;
-  ocr = restoreMarks(ocr, components({ data: read, width: img.width, height: img.height }));
+  const inkParts = components({ data: read, width: img.width, height: img.height });
+  ocr = restoreMarks(ocr, inkParts);
+  const figures = figureBoxes(inkParts, glyphNow);
   lastPageTimings.rescued = second.crops;
   lastPageTimings.ocrMs = performance.now() - t;
   lastPageTimings.rescueMs = performance.now() - t3;
@@ -224,5 +227,5 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
     });
   }
   const rulings: Ruling[] = found.rulings.map((r) => ({ x0: r.x0 * k, y0: r.y0 * k, x1: r.x1 * k, y1: r.y1 * k }));
-  return { page: ctx.page, width: ctx.width, height: ctx.height, words, rulings };
+  return { page: ctx.page, width: ctx.width, height: ctx.height, words, rulings, figures: figures.map((f) => [f.x0 * k, f.y0 * k, (f.x1 + 1) * k, (f.y1 + 1) * k]) };
 }
