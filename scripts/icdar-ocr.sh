@@ -5,8 +5,8 @@
 # shared scorer compares them with the ground truth. The digital-PDF figure (scripts/icdar.sh)
 # is the ceiling.
 # Measured 2026-12-03 (libtesseract in-process, the default where the addon is built; 200 dpi,
-# 111 pages, 2 shared cores): F1 0.7216 (P 0.689, R 0.758) in 129 s of extraction; 150 s the
-# same morning before the preprocessing and TSV speed-ups, whose per-page results are identical.
+# 111 pages, 2 cores): F1 0.8285 (P 0.782, R 0.881) in 135 s of extraction; 0.7253 the same
+# morning. scripts/icdar-loss.py splits what is still lost against the PDF result.
 # usage: scripts/icdar-ocr.sh [OUT_DIR]   (DATA overrides the data set; ENGINE=auto|js|native|program, default auto;
 #        DPI overrides 200; ONLY="eu-001 eu-002" limits the documents; KEEP=DIR keeps the page images and
 #        per-page results there, to compare two runs page by page)
