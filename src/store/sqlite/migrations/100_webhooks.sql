@@ -1,4 +1,4 @@
--- Issue 5: one callback per batch, and one row per delivery attempt (the delivery log).
+-- One callback per batch, and one row per delivery attempt (the delivery log).
 -- No foreign key to batches: a webhook and its log outlive the batch name (deleted batches
 -- keep their rows), and the store's tables are the store's to reshape.
 CREATE TABLE webhooks (

@@ -1,4 +1,4 @@
--- Issue 5: Idempotency-Key records, scoped per API key (sha256 of the key), kept 24 h.
+-- Idempotency-Key records, scoped per API key (sha256 of the key), kept 24 h.
 -- status IS NULL while the first request is still running (a duplicate then gets 409).
 CREATE TABLE idempotency_keys (
   scope TEXT NOT NULL,

@@ -1,4 +1,4 @@
--- Issue 5: rate-limiter-flexible's RateLimiterSQLite table (its own layout, created here so the
+-- rate-limiter-flexible's RateLimiterSQLite table (its own layout, created here so the
 -- limiter runs with tableCreated: true and every process shares the counters in this file).
 CREATE TABLE rate_limits (
   key TEXT PRIMARY KEY,
