@@ -5,7 +5,7 @@
  */
 import type { ExtractOptions, PageLayout, Ruling, Word } from '../types.js';
 import { binarize, resizeGray, rotateGray, toPbm, toPgm, type GrayImage } from './gray.js';
-import { glyphBlobs, medianHeight, MAX_READABLE_GLYPH, MIN_READABLE_GLYPH, TARGET_GLYPH_HEIGHT, type Blob } from './text-size.js';
+import { components, glyphBlobs, medianHeight, MAX_READABLE_GLYPH, MIN_READABLE_GLYPH, TARGET_GLYPH_HEIGHT, type Blob } from './text-size.js';
 import { estimateSkew } from './deskew.js';
 import { clearSurrounds, darkFills, invertFills } from './fills.js';
 import { looksSideways, readsUnsure, turnGray, uprightTurn } from './orientation.js';
@@ -19,7 +19,6 @@ import { NOISE, secondLook } from './rescue.js';
 import { joinCjk } from './cjk.js';
 import { restoreMarks } from './marks.js';
 import { figureBoxes } from './figures.js';
-import { components } from './text-size.js';
 
 /**
  * Page segmentation: 3 (automatic) finds the column blocks of a table page and reads them in
