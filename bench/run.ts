@@ -7,6 +7,7 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   queue: () => import('./queue.js'),
   extract: () => import('./extract.js'),
   ocr: () => import('./ocr.js'),
+  startup: () => import('./startup.js'),
 };
 
 const DEFAULT = ['status', 'queue'];
