@@ -1,11 +1,13 @@
-// The page-rendering thread's entry. Threads do not inherit the main thread's loader hooks, so
-// this file registers tsx itself, then answers `{id, bytes, page, width, limits}` messages with
-// `{id, page}` (the PNG's buffer transferred) or `{id, error: {code, message}}`.
+// The page-rendering thread's entry. Compiled (dist/), it loads render.js; from the TypeScript
+// sources (tests, `bin/run-ts.js`) it registers tsx itself, since threads do not inherit the
+// main thread's loader hooks, and loads render.ts. It answers `{id, bytes, page, width, limits}`
+// messages with `{id, page}` (the PNG's buffer transferred) or `{id, error: {code, message}}`.
+import { existsSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
 
-register();
-const { renderPage } = await import('../../extract/render.ts');
+const compiled = existsSync(new URL('../../extract/render.js', import.meta.url));
+if (!compiled) (await import('tsx/esm/api')).register();
+const { renderPage } = await import(compiled ? '../../extract/render.js' : '../../extract/render.ts');
 
 parentPort.on('message', async (msg) => {
   try {
