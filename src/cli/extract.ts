@@ -48,6 +48,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   const opts: ExtractOptions = {
     maxPages: config.limits.maxPages,
     maxMegapixels: config.limits.maxMegapixels,
+    maxInflatedBytes: config.limits.maxInflatedBytes,
     ocrLangs: config.ocr.langs,
     ocrEngine: config.ocr.engine,
   };
