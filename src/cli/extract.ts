@@ -1,7 +1,7 @@
 /**
  * `tablemill extract FILE... [--out DIR] [--jobs N]`: runs the engine without a server, through
  * the same ExtractionPool as the service, so each document gets the service's time limit
- * (TABLEMILL_DOCUMENT_TIMEOUT_MS, `--timeout-ms`) and memory bound (TABLEMILL_WORKER_HEAP_MB),
+ * (TABLEMILL_DOCUMENT_TIMEOUT_MS, `--timeout-ms`) and memory bounds (TABLEMILL_WORKER_HEAP_MB, _MAX_RSS_MB),
  * and a hostile file ends as its own `processing_error` instead of taking the process down.
  * `--jobs N` documents run at once (default: TABLEMILL_WORKER_CONCURRENCY, the cores).
  */
