@@ -116,7 +116,9 @@ describe('batches and documents', () => {
     const doc = (await upload(alice, 'private', [{ name: 'a.pdf', bytes: pdf }])).json().documents[0];
     expectEnvelope(await h.app.inject({ url: '/v1/batches/private', headers: auth(bob) }), 404, 'batch_not_found');
     expectEnvelope(await h.app.inject({ url: `/v1/documents/${doc.id}`, headers: auth(bob) }), 404, 'document_not_found');
-    expectEnvelope(await h.app.inject({ url: `/v1/documents/${doc.id}/file`, headers: auth(bob) }), 404, 'document_not_found');
+    const foreign = await h.app.inject({ url: `/v1/documents/${doc.id}/file`, headers: auth(bob) });
+    expectEnvelope(foreign, 404, 'document_not_found');
+    expect(foreign.headers['x-content-type-options']).toBe('nosniff');
     expectEnvelope(await h.app.inject({ method: 'DELETE', url: `/v1/documents/${doc.id}`, headers: auth(bob) }), 404, 'document_not_found');
     expectEnvelope(await h.app.inject({ method: 'POST', url: '/v1/batches/private/process', headers: auth(bob) }), 404, 'batch_not_found');
     expect((await h.app.inject({ url: '/v1/batches', headers: auth(bob) })).json().batches).toEqual([]);
@@ -129,6 +131,8 @@ describe('batches and documents', () => {
     const res = await h.app.inject({ url: `/v1/documents/${doc.id}/file`, headers: auth(alice) });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
+    // A browser must not take an uploaded file for HTML or script, whatever its bytes look like.
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent('Rechnung März.pdf')}`);
     expect(Buffer.compare(res.rawPayload, pdf)).toBe(0);
     const result = (await h.app.inject({ url: `/v1/documents/${doc.id}/results`, headers: auth(alice) })).json();
