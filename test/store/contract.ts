@@ -99,6 +99,30 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect(await s.findAccountByKeyHash('0'.repeat(64))).toBeNull();
     });
 
+    it('API keys: listed without their hash, last use recorded, revoked keys find nothing', async () => {
+      const s = await fresh();
+      const a = await s.getOrCreateAccount('keys-a', 1);
+      const b = await s.getOrCreateAccount('keys-b', 1);
+      const k1 = await s.createApiKey(a.id, '1'.repeat(64), 10);
+      const k2 = await s.createApiKey(a.id, '2'.repeat(64), 20);
+      await s.createApiKey(b.id, '3'.repeat(64), 30);
+      expect(await s.findKey('1'.repeat(64))).toEqual({ account: a, key_id: k1, last_used_at: null });
+      await s.touchApiKey(k1, 50);
+      expect((await s.findKey('1'.repeat(64)))!.last_used_at).toBe(50);
+      expect(await s.listApiKeys('keys-a')).toEqual([
+        { id: k1, account_name: 'keys-a', created_at: 10, last_used_at: 50, revoked_at: null },
+        { id: k2, account_name: 'keys-a', created_at: 20, last_used_at: null, revoked_at: null },
+      ]);
+      expect((await s.listApiKeys()).map((k) => k.account_name)).toEqual(expect.arrayContaining(['keys-a', 'keys-a', 'keys-b']));
+      expect(await s.revokeApiKey(k1, 60)).toBe(true);
+      expect(await s.revokeApiKey(k1, 70)).toBe(false);
+      expect(await s.revokeApiKey('key_missing', 70)).toBe(false);
+      expect(await s.findKey('1'.repeat(64))).toBeNull();
+      expect(await s.findAccountByKeyHash('1'.repeat(64))).toBeNull();
+      expect(await s.findAccountByKeyHash('2'.repeat(64))).toEqual(a);
+      expect((await s.listApiKeys('keys-a'))[0].revoked_at).toBe(60);
+    });
+
     it('upload → submit → claim → complete moves counters and the timestamp chain', async () => {
       const s = await fresh();
       const { acc, batch, documents } = await setup(s, 3);

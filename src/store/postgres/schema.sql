@@ -14,6 +14,8 @@ TABLE api_keys
   account_id text NOT NULL
   key_hash text NOT NULL
   created_at bigint NOT NULL
+  last_used_at bigint
+  revoked_at bigint
   CONSTRAINT api_keys_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id)
   CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash)
   CONSTRAINT api_keys_pkey PRIMARY KEY (id)
