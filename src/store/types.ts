@@ -43,6 +43,8 @@ export interface BatchRow {
   name: string;
   counts: StatusCounts;
   document_count: number;
+  /** Documents uploaded and not yet submitted by a process call (state `uploaded`). */
+  awaiting_process: number;
   created_at: number;
   /** Earliest document `started_at`, null if none started. */
   min_started_at: number | null;
@@ -220,6 +222,7 @@ export interface BatchEvent {
 export interface BatchRecount {
   counts: StatusCounts;
   document_count: number;
+  awaiting_process: number;
   min_started_at: number | null;
   max_completed_at: number | null;
 }

@@ -49,7 +49,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
       const row = (await s.getBatchById(accountId, batchId)) as BatchRow;
       expect(row).not.toBeNull();
       const re = await s.recountBatch(batchId);
-      expect({ counts: row.counts, document_count: row.document_count, min_started_at: row.min_started_at, max_completed_at: row.max_completed_at }).toEqual(re);
+      expect({ counts: row.counts, document_count: row.document_count, awaiting_process: row.awaiting_process, min_started_at: row.min_started_at, max_completed_at: row.max_completed_at }).toEqual(re);
       return row;
     }
 
@@ -206,6 +206,27 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect(ev.map((e) => e.run)).toEqual([1, 2]);
       expect(ev[1].batch.counts).toEqual({ queued: 0, processing: 0, succeeded: 1, failed: 1, canceled: 1 });
       expect(ev[1].batch.max_completed_at).toBe(3300);
+      await consistent(s, acc.id, batch.id);
+    });
+
+    it('awaiting_process counts uploads since the last submit: upload adds, submit clears, cancel and delete remove', async () => {
+      const s = await fresh();
+      const { acc, batch, documents } = await setup(s, 3);
+      expect(batch.awaiting_process).toBe(3);
+      expect((await s.deleteDocument(acc.id, documents[0].id, 1050))?.outcome).toBe('canceled');
+      expect((await consistent(s, acc.id, batch.id)).awaiting_process).toBe(2);
+      const sub = await s.submitBatch(acc.id, 'b1', 1100);
+      expect(sub).toMatchObject({ submitted: 2, batch: { awaiting_process: 0 } });
+      // A submitted document canceled before a worker claims it no longer awaited a process call.
+      expect((await s.deleteDocument(acc.id, documents[1].id, 1150))?.outcome).toBe('canceled');
+      expect((await consistent(s, acc.id, batch.id)).awaiting_process).toBe(0);
+      const more = await s.insertDocuments(acc.id, 'b1', [doc(7), doc(8)], 1200);
+      expect(more.batch.awaiting_process).toBe(2);
+      expect((await s.submitBatch(acc.id, 'b1', 1250))?.batch.awaiting_process).toBe(0);
+      await s.insertDocuments(acc.id, 'b1', [doc(9)], 1300);
+      expect((await consistent(s, acc.id, batch.id)).awaiting_process).toBe(1);
+      const final = await s.deleteBatch(acc.id, 'b1', 1400);
+      expect(final?.awaiting_process).toBe(0);
       await consistent(s, acc.id, batch.id);
     });
 

@@ -52,7 +52,9 @@ TABLE batches
   run integer NOT NULL DEFAULT 0
   deleted_at bigint
   webhook_url text
+  awaiting_process integer NOT NULL DEFAULT 0
   CONSTRAINT batches_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id)
+  CONSTRAINT batches_awaiting_process_check CHECK ((awaiting_process >= 0))
   CONSTRAINT batches_canceled_check CHECK ((canceled >= 0))
   CONSTRAINT batches_document_count_check CHECK ((document_count >= 0))
   CONSTRAINT batches_failed_check CHECK ((failed >= 0))

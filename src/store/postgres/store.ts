@@ -129,7 +129,7 @@ export class PostgresStore implements Store {
       if (!submitted) return { submitted, batch };
       await notifyWork(c);
       await notifyChange(c, 'documents');
-      return { submitted, batch: await batches.incrementRun(c, batch.id) };
+      return { submitted, batch: await batches.incrementRun(c, batch.id, submitted) };
     });
     if (out?.submitted) this.listener.wake();
     return out;
@@ -179,7 +179,7 @@ export class PostgresStore implements Store {
       const { action, status } = deletion(doc);
       if (action === 'cancel' && (await documents.cancelOne(c, id, now))) {
         await notifyChange(c, 'documents');
-        await this.afterTransition(c, await batches.bumpBatch(c, doc.batch_id, deltas.canceled(1, now)), now);
+        await this.afterTransition(c, await batches.bumpBatch(c, doc.batch_id, deltas.canceled(1, now, doc.state === 'uploaded' ? 1 : 0)), now);
         return { outcome: 'canceled' as const, blob_key: doc.blob_key };
       }
       if (action === 'delete' && (await documents.deleteTerminal(c, id))) {

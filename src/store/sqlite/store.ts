@@ -170,7 +170,7 @@ export class SqliteStore implements Store {
         const batch = batches.selectLiveBatch(this.db, accountId, batchName);
         if (!batch) return null;
         const submitted = documents.submitUploaded(this.db, batch.id);
-        return { submitted, batch: submitted ? batches.incrementRun(this.db, batch.id) : batch };
+        return { submitted, batch: submitted ? batches.incrementRun(this.db, batch.id, submitted) : batch };
       },
       (out) => !!out?.submitted,
     );
@@ -224,7 +224,7 @@ export class SqliteStore implements Store {
         if (!doc) return null;
         const { action, status } = deletion(doc);
         if (action === 'cancel' && documents.cancelOne(this.db, id, now)) {
-          this.afterTransition(batches.bumpBatch(this.db, doc.batch_id, deltas.canceled(1, now)), now);
+          this.afterTransition(batches.bumpBatch(this.db, doc.batch_id, deltas.canceled(1, now, doc.state === 'uploaded' ? 1 : 0)), now);
           return { outcome: 'canceled' as const, blob_key: doc.blob_key };
         }
         if (action === 'delete' && documents.deleteTerminal(this.db, id)) {
