@@ -43,9 +43,9 @@ beforeAll(async () => {
   for (let done = false; !done; ) {
     const res = await call('/v1/batches/spans?wait=30', { headers: etag ? { 'if-none-match': etag } : {} });
     etag = res.headers.get('etag') ?? '';
-    if (res.status === 200) done = (await res.json()).all_done;
+    if (res.status === 200) done = ((await res.json()) as { all_done: boolean }).all_done;
   }
-  docs = (await (await call('/v1/batches/spans/results?limit=50')).json()).documents;
+  docs = ((await (await call('/v1/batches/spans/results?limit=50')).json()) as { documents: any[] }).documents;
   const xlsx = await call('/v1/batches/spans/results?format=xlsx');
   expect(xlsx.status).toBe(200);
   wb = new ExcelJS.Workbook();
