@@ -57,7 +57,9 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
     const renewal = startLeaseRenewal(store, doc, config.worker.leaseMs, {
       onLost: (reason) => log('warn', 'lease lost; abandoning the document', { document_id: doc.id, reason }),
     });
-    log('info', 'document claimed', { document_id: doc.id, batch_id: doc.batch_id, account_id: doc.account_id, attempt: doc.attempt });
+    const waitMs = doc.queued_at == null ? null : Math.max(0, Date.now() - doc.queued_at);
+    if (waitMs !== null) deps.metrics?.queueWaited(waitMs / 1000);
+    log('info', 'document claimed', { document_id: doc.id, batch_id: doc.batch_id, account_id: doc.account_id, attempt: doc.attempt, queue_wait_ms: waitMs });
     const started = performance.now();
     try {
       let outcome: ExtractionOutcome;
