@@ -6,6 +6,8 @@
 import { Command, CommanderError } from 'commander';
 import { createRequire } from 'node:module';
 import { ConfigError } from '../config.js';
+import { TablemillApiError } from '../client/index.js';
+import { registerClientCommands } from './client-commands.js';
 import { addConfigOptions, configFlags } from './config-options.js';
 import { EXIT, EXIT_HELP, UsageError } from './exit.js';
 
@@ -63,6 +65,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .addHelpText('after', `\nClient commands read the server from TABLEMILL_URL (default http://127.0.0.1:8080) and the key\nfrom TABLEMILL_API_KEY (--url, --key override them).\n\n${EXIT_HELP}`);
   registerServerCommands(program);
+  registerClientCommands(program, exits);
   return program;
 }
 
@@ -79,9 +82,10 @@ function exitCodeOf(err: unknown): number {
     process.stderr.write(`tablemill: ${err.message}\n`);
     return EXIT.config;
   }
-  const e = err as { name?: string; message?: string; stack?: string };
-  // SDK errors (TablemillApiError) already say the status, code and request id.
-  process.stderr.write(`tablemill: ${e?.name === 'TablemillApiError' ? e.message : (e?.stack ?? String(err))}\n`);
+  // The SDK's errors already say the status, code and request id; a network error says its cause.
+  const e = err as Error & { cause?: { message?: string } };
+  const message = err instanceof TablemillApiError ? e.message : e instanceof TypeError && e.cause ? `${e.message}: ${e.cause.message}` : (e?.stack ?? String(err));
+  process.stderr.write(`tablemill: ${message}\n`);
   return EXIT.failure;
 }
 

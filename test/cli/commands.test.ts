@@ -74,7 +74,8 @@ describe('tablemill --help and --version', () => {
   it('every command answers --help on stdout with exit 0 and does nothing else', () => {
     const dataDir = tempDataDir();
     const env = { TABLEMILL_DATA_DIR: dataDir };
-    const commands = [[], ['serve'], ['worker'], ['migrate'], ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'], ['extract']];
+    const commands = [[], ['serve'], ['worker'], ['migrate'], ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'], ['extract'],
+      ['upload'], ['process'], ['status'], ['results'], ['convert']];
     for (const c of commands) {
       const r = cli([...c, '--help'], env);
       expect(r.status, c.join(' ')).toBe(0);
