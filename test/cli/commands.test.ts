@@ -128,7 +128,9 @@ describe('tablemill serve / worker', () => {
       const done = await client.waitUntilDone('c1', { timeoutMs: 90_000 });
       expect(done).toMatchObject({ status: 'succeeded', counts: { succeeded: 1 } });
       expect(out).toContain('tablemill worker running 1 threads');
-      // One JSON log line as the document is claimed, one as it finishes.
+      // One JSON log line as the document is claimed, one as it finishes (written just after the
+      // outcome is committed, so it may follow the batch's all_done by a moment).
+      for (let i = 0; i < 100 && !out.includes('"document finished"'); i++) await new Promise((r) => setTimeout(r, 50));
       const lines = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(lines.find((l) => l.msg === 'document claimed')).toMatchObject({ level: 30, attempt: 1 });
       const finished = lines.find((l) => l.msg === 'document finished');
