@@ -8,6 +8,7 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   extract: () => import('./extract.js'),
   ocr: () => import('./ocr.js'),
   startup: () => import('./startup.js'),
+  bombs: () => import('./bombs.js'),
 };
 
 const DEFAULT = ['status', 'queue'];

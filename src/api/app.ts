@@ -72,6 +72,8 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // Every answer, errors included: an uploaded file served by /file must never be sniffed as HTML.
+    reply.header('x-content-type-options', 'nosniff');
   });
   app.addHook('onResponse', async (request, reply) => {
     deps.metrics.observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);

@@ -43,6 +43,7 @@ export const BatchSchema = Type.Object(
     all_done: Type.Boolean(),
     document_count: Type.Integer(),
     counts: CountsSchema,
+    awaiting_process: Type.Integer({ description: 'queued documents uploaded since the last process call: they wait for POST …/process, not for a worker' }),
     created_at: Timestamp,
     started_at: NullableTimestamp,
     completed_at: NullableTimestamp,
