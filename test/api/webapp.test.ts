@@ -53,7 +53,7 @@ describe('web app files', () => {
       }
     }
     expect([...seen].filter((p) => p.startsWith('unmapped:'))).toEqual([]);
-    for (const name of ['/app/vendor/preact.mjs', '/app/vendor/preact-hooks.mjs', '/app/vendor/htm.mjs', '/app/vendor/tablemill-client.js', '/app/sign-in.js', '/app/document-view.js']) {
+    for (const name of ['/app/vendor/preact.mjs', '/app/vendor/preact-hooks.mjs', '/app/vendor/htm.mjs', '/app/vendor/tablemill-errors.js', '/app/sign-in.js', '/app/document-view.js']) {
       expect(seen.has(name), name).toBe(true);
     }
     // The vendored Preact is node_modules' file byte for byte.

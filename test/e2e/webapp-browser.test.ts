@@ -93,6 +93,10 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in chromium', () => {
     await page.waitForSelector('[data-test=doc-row] >> nth=1');
     await page.waitForSelector('[data-test=batch-status]');
     expect(await page.textContent('[data-test=batch-status]')).toBe('queued');
+    // Uploaded, not processed: said so, with the Process button as the page's main action.
+    await page.waitForSelector('[data-test=not-processed]');
+    expect(await page.textContent('[data-test=not-processed]')).toContain('2 documents are uploaded and not processed yet');
+    expect(await page.getAttribute('[data-test=process-button]', 'class')).toBe('');
     await shot('03-uploaded');
 
     const polls: string[] = [];
@@ -105,6 +109,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in chromium', () => {
       { timeout: 240_000 },
     );
     const seconds = (Date.now() - started) / 1000;
+    expect(await page.locator('[data-test=not-processed]').count()).toBe(0);
     await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-test=batch-status]')?.textContent === 'succeeded');
     await shot('04-processed');
     // Long-poll, not a loop: at most two status requests a second while it ran (each waits up to 25 s).

@@ -1,25 +1,49 @@
-// What the app asks of the server beyond the SDK's JSON calls: long-poll with ETags, uploads with
-// progress, downloads and page images (both need the key in a header, so they go through fetch).
-import { TablemillApiError, TablemillClient } from 'tablemill/client';
+// The app's calls to the API: JSON requests, long-poll with ETags, uploads with progress,
+// downloads and page images. Errors are the SDK's `TablemillApiError`, read from the envelope.
+import { TablemillApiError, apiError } from 'tablemill/client/errors';
 
 const enc = encodeURIComponent;
+const batchPath = (name) => `/v1/batches/${enc(name)}`;
 
-/** The error of a non-2xx answer, from the API's error envelope. */
-async function apiError(res) {
-  let e = {};
-  try {
-    e = (await res.json()).error ?? {};
-  } catch {
-    // not JSON: the status says enough
-  }
-  return new TablemillApiError(res.status, e.code ?? 'unknown', e.message ?? res.statusText, e.request_id ?? res.headers.get('x-request-id'), e.details);
-}
-
-/** The SDK client of this server, plus the app's own calls. */
-export class AppApi extends TablemillClient {
+/** The API of this server, with one key. */
+export class AppApi {
   constructor(key) {
-    super('', key);
     this.key = key;
+  }
+
+  /** A JSON request; non-2xx answers throw `TablemillApiError`. */
+  async request(method, path, body) {
+    const headers = this.auth(body ? { 'content-type': 'application/json' } : {});
+    const res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined, cache: 'no-store' });
+    if (!res.ok) throw await apiError(res);
+    const text = await res.text();
+    return text ? JSON.parse(text) : undefined;
+  }
+
+  listBatches({ limit, cursor } = {}) {
+    const q = new URLSearchParams({ limit: String(limit ?? 50), ...(cursor ? { cursor } : {}) });
+    return this.request('GET', `/v1/batches?${q}`);
+  }
+
+  resultsPage(name, { limit, cursor } = {}) {
+    const q = new URLSearchParams({ limit: String(limit ?? 100), ...(cursor ? { cursor } : {}) });
+    return this.request('GET', `${batchPath(name)}/results?${q}`);
+  }
+
+  process(name) {
+    return this.request('POST', `${batchPath(name)}/process`);
+  }
+
+  deleteBatch(name) {
+    return this.request('DELETE', batchPath(name));
+  }
+
+  documentResults(id) {
+    return this.request('GET', `/v1/documents/${enc(id)}/results`);
+  }
+
+  deleteDocument(id) {
+    return this.request('DELETE', `/v1/documents/${enc(id)}`);
   }
 
   auth(extra = {}) {
@@ -43,7 +67,7 @@ export class AppApi extends TablemillClient {
   uploadOne(name, file, onProgress) {
     return new Promise((resolve, reject) => {
       const xhr = new XMLHttpRequest();
-      xhr.open('POST', `/v1/batches/${enc(name)}/documents`);
+      xhr.open('POST', `${batchPath(name)}/documents`);
       xhr.setRequestHeader('authorization', `Bearer ${this.key}`);
       xhr.responseType = 'json';
       xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
@@ -51,7 +75,7 @@ export class AppApi extends TablemillClient {
         const body = xhr.response ?? {};
         if (xhr.status === 201) return resolve(body);
         const e = body.error ?? {};
-        reject(new TablemillApiError(xhr.status, e.code ?? 'unknown', e.message ?? `upload failed (${xhr.status})`, e.request_id ?? null, e.details));
+        reject(new TablemillApiError(xhr.status, e.code ?? 'unknown', e.message ?? `upload failed (${xhr.status})`, e.request_id ?? xhr.getResponseHeader('x-request-id'), e.details));
       };
       xhr.onerror = () => reject(new Error('the upload could not reach the server'));
       const form = new FormData();
@@ -87,17 +111,18 @@ export class AppApi extends TablemillClient {
   }
 
   setWebhook(name, url, secret) {
-    return this.request('PUT', `/v1/batches/${enc(name)}/webhook`, secret ? { url, secret } : { url });
+    return this.request('PUT', `${batchPath(name)}/webhook`, secret ? { url, secret } : { url });
   }
 
   removeWebhook(name) {
-    return this.request('DELETE', `/v1/batches/${enc(name)}/webhook`);
+    return this.request('DELETE', `${batchPath(name)}/webhook`);
   }
 }
 
 /** A short, human message for any error the app shows. */
 export function errorText(err) {
-  if (err instanceof TablemillApiError) return err.message.replace(/^\d+ \w+: /, '') + (err.requestId ? ` (request ${err.requestId})` : '');
+  // The SDK's message is `STATUS CODE: message (request ID)`; people need the message and the id.
+  if (err instanceof TablemillApiError) return err.message.replace(/^\d+ \w+: /, '');
   return err?.message ?? String(err);
 }
 

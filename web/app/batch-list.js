@@ -10,7 +10,7 @@ import { useWatch } from './watch.js';
 const LIVE_ROWS = 3;
 
 /** True while some document waits for a worker or is being processed (not merely uploaded). */
-const inFlight = (b) => b.counts.processing > 0 || b.counts.queued > (b.awaiting_process ?? 0);
+const inFlight = (b) => b.counts.processing > 0 || b.counts.queued > b.awaiting_process;
 
 function BatchRow({ api, batch: initial, live }) {
   const [batch, setBatch] = useState(initial);

@@ -88,7 +88,7 @@ export function BatchView({ api, name }) {
   });
   useEffect(() => setError(null), [name]);
 
-  const awaiting = batch?.awaiting_process ?? 0;
+  const awaiting = batch?.awaiting_process;
   return html`
     <p class="crumbs"><a href="#/">Batches</a> › <span>${name}</span></p>
     <h1 tabindex="-1">${name}</h1>

@@ -33,8 +33,8 @@ export function useWatch(api, path, onChange, onError) {
           if (ctl.signal.aborted) return;
           latest.current.onError?.(err);
           if (err.status === 404) return;
-          // A refused (429) or failed request: try again later, not at once.
-          await sleep(err.status === 429 ? 15_000 : 5_000, ctl.signal);
+          // A refused (429, 503) or failed request: try again when the server says, else in 5 s.
+          await sleep((err.retryAfterS ?? 5) * 1000, ctl.signal);
         }
         await sleep(Math.max(0, MIN_GAP_MS - (Date.now() - started)), ctl.signal);
       }

@@ -1,6 +1,6 @@
 /**
  * The web app of API.md §9 at `/`: `web/app/index.html` and the app's own modules under `/app/`,
- * with Preact, its hooks, htm and the SDK served under `/app/vendor/` (no bundler, no CDN, works
+ * with Preact, its hooks, htm and the SDK's errors served under `/app/vendor/` (no bundler, no CDN, works
  * offline). Every file is read once at start into memory; only those names are served,
  * so no request path ever reaches the file system.
  */
@@ -14,14 +14,16 @@ import { ifNoneMatchHits } from '../long-poll.js';
 const APP_DIR = new URL('../../../web/app/', import.meta.url);
 
 /**
- * The bare module names the app imports, and the files that serve them: Preact, its hooks, htm,
- * and the package's own SDK (`src/client/`, compiled to dist/ by `npm run build`).
+ * The bare module names the app imports, the files that serve them, and where those are: Preact,
+ * its hooks, htm, and the SDK's errors module (`src/client/errors.ts`, compiled to dist/ by
+ * `npm run build`; the rest of the SDK reads files and signs with node: modules, so the app
+ * makes its own calls and shares only the error type and the envelope parsing).
  */
-const VENDOR: Record<string, string> = {
-  preact: 'preact.mjs',
-  'preact/hooks': 'preact-hooks.mjs',
-  htm: 'htm.mjs',
-  'tablemill/client': 'tablemill-client.js',
+const VENDOR: Record<string, { file: string; url: () => URL }> = {
+  preact: { file: 'preact.mjs', url: () => new URL(import.meta.resolve('preact')) },
+  'preact/hooks': { file: 'preact-hooks.mjs', url: () => new URL(import.meta.resolve('preact/hooks')) },
+  htm: { file: 'htm.mjs', url: () => new URL(import.meta.resolve('htm')) },
+  'tablemill/client/errors': { file: 'tablemill-errors.js', url: () => new URL('./errors.js', import.meta.resolve('tablemill/client')) },
 };
 
 const TYPES: Record<string, string> = {
@@ -43,7 +45,7 @@ function file(body: Buffer, name: string): StaticFile {
 }
 
 /** The import map that lets the app's modules import `preact`, `preact/hooks` and `htm` by name. */
-export const IMPORT_MAP = JSON.stringify({ imports: Object.fromEntries(Object.entries(VENDOR).map(([name, f]) => [name, `/app/vendor/${f}`])) });
+export const IMPORT_MAP = JSON.stringify({ imports: Object.fromEntries(Object.entries(VENDOR).map(([name, v]) => [name, `/app/vendor/${v.file}`])) });
 
 /**
  * The page's Content-Security-Policy: scripts only from this server plus the one inline import
@@ -71,7 +73,7 @@ function loadFiles(): Map<string, StaticFile> {
     if (name === 'index.html' || !TYPES[extname(name)]) continue;
     files.set(`/app/${name}`, file(readFileSync(new URL(name, APP_DIR)), name));
   }
-  for (const [name, f] of Object.entries(VENDOR)) files.set(`/app/vendor/${f}`, file(readFileSync(fileURLToPath(import.meta.resolve(name))), f));
+  for (const v of Object.values(VENDOR)) files.set(`/app/vendor/${v.file}`, file(readFileSync(fileURLToPath(v.url())), v.file));
   const html = readFileSync(new URL('index.html', APP_DIR), 'utf8').replace('{{IMPORT_MAP}}', IMPORT_MAP);
   files.set('/', file(Buffer.from(html), 'index.html'));
   return files;
