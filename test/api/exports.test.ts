@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import ExcelJS from 'exceljs';
+import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvField } from '../../src/api/exports/csv.js';
 import { newId } from '../../src/domain/names.js';
@@ -203,6 +204,36 @@ describe('exports of real extraction results', () => {
     expect(csv[1][5]).toBe("'=1+1");
   });
 
+  it('ZIP: one CSV per table named NNN-<file>-p<page>-t<k>.csv with its grid, plus line_items.csv and fields.csv', async () => {
+    const res = await api(h, 'GET', '/v1/batches/exp/results?format=zip');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/zip');
+    expect(res.headers.get('content-disposition')).toMatch(/exp-tables\.zip/);
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    const text = (name: string) => new TextDecoder().decode(files[name]);
+    const want: string[] = [];
+    json.forEach((d, i) => {
+      const perPage = new Map<number, number>();
+      for (const t of d.tables) {
+        const k = (perPage.get(t.page) ?? 0) + 1;
+        perPage.set(t.page, k);
+        const name = `${String(i + 1).padStart(3, '0')}-${d.filename.replace(/\.pdf$/, '')}-p${t.page}-t${k}.csv`;
+        want.push(name);
+        const grid = parseCsv(text(name));
+        expect(grid).toHaveLength(t.n_rows);
+        for (const row of grid) expect(row).toHaveLength(t.n_cols);
+        for (const c of t.cells) expect(grid[c.row][c.col], `${name} ${c.row},${c.col}`).toBe(/^[=+\-@\t\r]/.test(c.text) ? `'${c.text}` : c.text);
+      }
+    });
+    expect(Object.keys(files).sort()).toEqual([...want, 'fields.csv', 'line_items.csv'].sort());
+    expect(text('line_items.csv')).toBe(await (await api(h, 'GET', '/v1/batches/exp/results?format=csv')).text());
+    const fields = parseCsv(text('fields.csv'));
+    expect(fields).toHaveLength(1 + json.length);
+    expect(fields[1].slice(0, 4)).toEqual([json[0].id, json[0].filename, 'invoice', json[0].fields.invoice_number.value]);
+    const one = unzipSync(new Uint8Array(await (await api(h, 'GET', `/v1/documents/${json[1].id}/results?format=zip`)).arrayBuffer()));
+    expect(Object.keys(one)).toHaveLength(json[1].tables.length + 2);
+  });
+
   it('NDJSON: one DocumentResult per line, equal to the JSON results', async () => {
     const res = await api(h, 'GET', '/v1/batches/exp/results?format=ndjson');
     expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
@@ -214,7 +245,7 @@ describe('exports of real extraction results', () => {
   });
 
   it('an unknown batch is 404 in every format', async () => {
-    for (const f of ['csv', 'xlsx', 'ndjson']) expect((await api(h, 'GET', `/v1/batches/nope/results?format=${f}`)).status).toBe(404);
+    for (const f of ['csv', 'xlsx', 'ndjson', 'zip']) expect((await api(h, 'GET', `/v1/batches/nope/results?format=${f}`)).status).toBe(404);
   });
 });
 

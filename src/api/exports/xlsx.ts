@@ -14,11 +14,11 @@
  */
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
-import type { ResultExporter } from '../deps.js';
-import { documentResultView, type DocumentResultView } from '../../contract/views.js';
-import { attachment, baseName, batchResults, DATE_FIELDS, DOCUMENT_COLUMNS, documentRow, FIELD_COLUMNS, fieldRow, LINE_ITEM_COLUMNS, lineItemRows, type Cell } from './rows.js';
+import type { DocumentResultView } from '../../contract/views.js';
+import { baseName, DATE_FIELDS, DOCUMENT_COLUMNS, documentRow, FIELD_COLUMNS, fieldRow, LINE_ITEM_COLUMNS, lineItemRows, type Cell } from './rows.js';
 import { boldRow, ColumnWidths, sheetOptions, styleSheet } from './sheet-style.js';
 import { documentNumberStyle } from './typed.js';
+import { streamedExporter, type Docs } from './streamed.js';
 import { tableSheetName, writeTableSheet } from './xlsx-table.js';
 
 const TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -26,8 +26,6 @@ const MONEY = '#,##0.00';
 const DATE = 'yyyy-mm-dd';
 const MONEY_FIELDS: ReadonlySet<string> = new Set(['total', 'subtotal', 'tax', 'amount_due', 'opening_balance', 'closing_balance']);
 const MONEY_ITEM_COLUMNS: ReadonlySet<string> = new Set(['unit_price', 'amount']);
-
-type Docs = () => AsyncIterable<DocumentResultView> | Iterable<DocumentResultView>;
 
 /** The Fields row with ISO date strings as dates. */
 function typedFieldRow(doc: DocumentResultView): Cell[] | Array<Cell | Date> {
@@ -88,21 +86,5 @@ async function writeWorkbook(out: PassThrough, docs: Docs): Promise<void> {
   await wb.commit();
 }
 
-function start(docs: Docs): PassThrough {
-  const out = new PassThrough();
-  writeWorkbook(out, docs).catch((err) => out.destroy(err as Error));
-  return out;
-}
-
 /** The `?format=xlsx` exporter. */
-export const xlsxExporter: ResultExporter = {
-  async batch({ deps, account, batch, reply }) {
-    reply.type(TYPE).header('content-disposition', attachment(`${batch.name}-results.xlsx`));
-    return reply.send(start(() => batchResults(deps.store, account, batch)));
-  },
-  async document({ row, reply }) {
-    const view = documentResultView(row);
-    reply.type(TYPE).header('content-disposition', attachment(`${baseName(row.filename)}-results.xlsx`));
-    return reply.send(start(() => [view]));
-  },
-};
+export const xlsxExporter = streamedExporter(TYPE, 'results.xlsx', writeWorkbook);
