@@ -12,6 +12,11 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
+  // The web app's modules run in the browser.
+  {
+    files: ['web/**/*.js'],
+    languageOptions: { globals: { window: 'readonly', document: 'readonly', location: 'readonly', sessionStorage: 'readonly', addEventListener: 'readonly', removeEventListener: 'readonly', XMLHttpRequest: 'readonly', FormData: 'readonly', URLSearchParams: 'readonly' } },
+  },
   // Layering (ARCHITECTURE.md): dependencies point inward, and nothing below the API imports it.
   ...layer('src/extract/**/*.ts', 'The engine is pure (STYLE.md §6): bytes in, JSON out.', ['api', 'store', 'worker', 'blobs', 'webhooks', 'contract', 'client', 'cli', 'server']),
   ...layer('src/domain/**/*.ts', 'The domain imports nothing.', ['*']),
