@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'web/vendor/**', 'bench/.cache/**', '.tmp/**', 'native/build/**'] },
+  { ignores: ['node_modules/**', 'data/**', 'web/vendor/**', 'bench/.cache/**', '.tmp/**', 'native/build/**', 'dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,7 +1,7 @@
 /**
  * The server's path for `bench ocr`, forked by it: each page image it is sent goes through an
- * ExtractionPool of one thread, as `tablemill serve` and `tablemill worker` run documents (a
- * worker thread, the whole document: OCR, tables, line items). Its own process, started without
+ * ExtractionPool of one slot, as `tablemill serve` and `tablemill worker` run documents (a
+ * child process, the whole document: OCR, tables, line items). Its own process, started without
  * OMP_THREAD_LIMIT unless the user set one, so that what the pool arranges for its threads is
  * measured, not what the benchmark's main thread already loaded. One process for the whole run,
  * so its pages interleave with the other contenders' and it warms up once, as a server does.
@@ -14,7 +14,7 @@ import { ExtractionPool } from '../src/worker/pool.js';
 
 const send = (m: unknown) => process.send?.(m);
 const pool = new ExtractionPool(loadConfig({ ...process.env, TABLEMILL_WORKER_CONCURRENCY: '1', TABLEMILL_DATA_DIR: tmpdir() }));
-// The thread loads tsx and the engine (≈ 1 s) before it says it is ready, as at a server's start.
+// The child loads the engine (≈ 1 s) before it says it is ready, as at a server's start.
 await pool.warm();
 let queue = Promise.resolve();
 process.on('message', (file: string) => {
@@ -23,8 +23,8 @@ process.on('message', (file: string) => {
     const t = performance.now();
     const out = await pool.extract(bytes);
     const ms = performance.now() - t;
-    // Peak RSS of this process: one extraction thread and the process around it.
-    const rssMb = process.resourceUsage().maxRSS / 1024;
+    // Peak RSS of this process and of its extraction child, which together stand for the server.
+    const rssMb = process.resourceUsage().maxRSS / 1024 + (pool.memory()[0]?.peakRssMb ?? 0);
     send(out.status === 'succeeded' ? { ms, rssMb } : { error: `${file}: ${out.error.code}: ${out.error.message}` });
   });
 });

@@ -7,6 +7,8 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   queue: () => import('./queue.js'),
   extract: () => import('./extract.js'),
   ocr: () => import('./ocr.js'),
+  startup: () => import('./startup.js'),
+  bombs: () => import('./bombs.js'),
 };
 
 const DEFAULT = ['status', 'queue'];

@@ -19,14 +19,22 @@ export interface Config {
     maxFilesPerRequest: number;
     maxPages: number;
     maxMegapixels: number;
+    /** Bytes that a PDF's non-image streams may inflate to, all together (resource_limit). */
+    maxInflatedBytes: number;
   };
   worker: {
-    /** Extraction threads per process. */
+    /** Extraction slots (child processes) per process. */
     concurrency: number;
     /** Per-document time limit. */
     timeoutMs: number;
-    /** Heap limit of one extraction thread. */
+    /** V8 heap limit of one extraction child process. */
     maxHeapMb: number;
+    /** RSS above which a child is killed and its document fails `resource_limit`. */
+    maxRssMb: number;
+    /** Documents after which a child is replaced by a fresh one. */
+    recycleAfter: number;
+    /** RSS above which an idle child is replaced (gives the memory back to the system). */
+    recycleRssMb: number;
     leaseMs: number;
     maxAttempts: number;
     /** Idle polling interval when no wake-up arrives. */
@@ -134,11 +142,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxFilesPerRequest: int(e, 'TABLEMILL_MAX_FILES', 100, 1, 10_000),
       maxPages: int(e, 'TABLEMILL_MAX_PAGES', 100, 1, 100_000),
       maxMegapixels: int(e, 'TABLEMILL_MAX_MEGAPIXELS', 50, 1, 1000),
+      maxInflatedBytes: int(e, 'TABLEMILL_MAX_INFLATED_MB', 256, 1, 65_536) * MiB,
     },
     worker: {
       concurrency: int(e, 'TABLEMILL_WORKER_CONCURRENCY', availableParallelism(), 0, 256),
       timeoutMs: int(e, 'TABLEMILL_DOCUMENT_TIMEOUT_MS', 120_000, 100, 86_400_000),
       maxHeapMb: int(e, 'TABLEMILL_WORKER_HEAP_MB', 1024, 64, 65_536),
+      maxRssMb: int(e, 'TABLEMILL_WORKER_MAX_RSS_MB', 1536, 64, 1_048_576),
+      recycleAfter: int(e, 'TABLEMILL_WORKER_RECYCLE_AFTER', 200, 1, 1_000_000),
+      recycleRssMb: int(e, 'TABLEMILL_WORKER_RECYCLE_RSS_MB', 300, 32, 1_048_576),
       leaseMs: int(e, 'TABLEMILL_LEASE_MS', 30_000, 100, 86_400_000),
       maxAttempts: int(e, 'TABLEMILL_MAX_ATTEMPTS', 3, 1, 100),
       pollMs: int(e, 'TABLEMILL_POLL_MS', 1000, 10, 60_000),

@@ -9,6 +9,7 @@ import { Metrics } from './api/metrics.js';
 import type { Config } from './config.js';
 import { openStore } from './store/index.js';
 import type { BlobStore, Store } from './store/index.js';
+import { startTempSweep, type TempSweep } from './blobs/sweep.js';
 import { startWorkers, type Workers } from './worker/loop.js';
 import { startWebhookDispatcher } from './webhooks/plugin.js';
 
@@ -56,8 +57,13 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<R
   const deps: AppDeps = { config, store, blobs, metrics, exporters: {}, stats: () => store.documentStats(), now: Date.now };
   let app: FastifyInstance | null = null;
   let workers: Workers | null = null;
+  let sweep: TempSweep | null = null;
   try {
     app = await buildApp(deps, { logger: opts.logger });
+    const log = app.log;
+    // Before listening: no upload of this process can be in flight yet.
+    sweep = startTempSweep(blobs, (removed) => log.info({ removed }, 'removed stale upload temp files'), (err) => log.error({ err }, 'temp file sweep failed'));
+    await sweep.first;
     if (opts.workers && config.worker.concurrency > 0) {
       workers = await startWorkers({ config, store, blobs, onOutcome: (s) => metrics.documentProcessed(s), log: workerLog(app) });
     }
@@ -69,12 +75,14 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<R
       deps,
       workers,
       async close() {
+        sweep?.stop();
         await theApp.close();
         await workers?.stop(opts.graceMs);
         await store.close();
       },
     };
   } catch (err) {
+    sweep?.stop();
     await app?.close().catch(() => {});
     await workers?.stop(0).catch(() => {});
     await store.close().catch(() => {});

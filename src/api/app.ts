@@ -14,6 +14,7 @@ import { batchRoutes } from './routes/batches.js';
 import { docsRoutes } from './routes/docs.js';
 import { documentRoutes } from './routes/documents.js';
 import { healthRoutes } from './routes/health.js';
+import { pageRoutes } from './routes/pages.js';
 import { uploadRoutes } from './routes/upload.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { rateLimitHook } from './rate-limit.js';
@@ -70,6 +71,8 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // Every answer, errors included: an uploaded file served by /file must never be sniffed as HTML.
+    reply.header('x-content-type-options', 'nosniff');
   });
   app.addHook('onResponse', async (request, reply) => {
     deps.metrics.observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
@@ -106,6 +109,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
       await v1.register(uploadRoutes(deps));
       await v1.register(batchRoutes(deps));
       await v1.register(documentRoutes(deps));
+      await v1.register(pageRoutes(deps));
       await v1.register(webhookRoutes(deps));
     },
     { prefix: '/v1' },

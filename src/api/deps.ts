@@ -23,7 +23,7 @@ export interface AppDeps {
   blobs: BlobStore;
   metrics: Metrics;
   /** Exporters by format name; `json` is built in. */
-  exporters: Partial<Record<'csv' | 'xlsx' | 'ndjson', ResultExporter>>;
+  exporters: Partial<Record<'csv' | 'xlsx' | 'ndjson' | 'zip', ResultExporter>>;
   /** Store-wide gauges for /metrics, when the store can count them. */
   stats?: () => Promise<{ documentsByStatus: StatusCounts; queueDepth: number }>;
   /** The clock, ms since the epoch. */

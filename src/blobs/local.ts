@@ -9,6 +9,19 @@ import { HeadCollector, isBlobKey, newBlobKey, toBuffer } from './keys.js';
 
 const TMP_PREFIX = '.tmp-';
 
+/** Whether the process named in a temp file's name (`.tmp-<pid>-<key>`) still runs; true when unnamed. */
+function writerAlive(name: string): boolean {
+  const pid = Number(/^\.tmp-(\d+)-/.exec(name)?.[1] ?? NaN);
+  if (!Number.isInteger(pid)) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it runs, as another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
  * `dir/<first two hex digits>/<key>`: 256 shard folders keep any one folder small at a
  * million blobs. A put writes a temp file in the destination folder (so the rename is atomic
@@ -22,7 +35,8 @@ export class LocalBlobStore implements BlobStore {
     const key = newBlobKey();
     const folder = this.folderOf(key);
     await this.ensureFolder(folder);
-    const tmp = join(folder, `${TMP_PREFIX}${key}`);
+    // The pid in the name tells a sweep whether the process writing it is still alive.
+    const tmp = join(folder, `${TMP_PREFIX}${process.pid}-${key}`);
     const fh = await open(tmp, 'wx', 0o600);
     const hash = createHash('sha256');
     const head = new HeadCollector();
@@ -77,7 +91,10 @@ export class LocalBlobStore implements BlobStore {
 
   async close(): Promise<void> {}
 
-  /** Removes temp files older than `ageMs` left by a process killed mid-put; returns how many. */
+  /**
+   * Removes temp files left by a process killed mid-put: those whose writing process is gone,
+   * and any older than `ageMs` (a reused pid); returns how many.
+   */
   async removeStaleTemp(ageMs: number, now = Date.now()): Promise<number> {
     let removed = 0;
     const shards = await readdir(this.dir).catch(() => [] as string[]);
@@ -87,7 +104,8 @@ export class LocalBlobStore implements BlobStore {
         if (!name.startsWith(TMP_PREFIX)) continue;
         const p = join(this.dir, shard, name);
         const st = await stat(p).catch(() => null);
-        if (st && now - st.mtimeMs > ageMs && (await unlink(p).then(() => true, () => false))) removed++;
+        const stale = st && (now - st.mtimeMs > ageMs || !writerAlive(name));
+        if (stale && (await unlink(p).then(() => true, () => false))) removed++;
       }
     }
     return removed;

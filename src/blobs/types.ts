@@ -14,6 +14,11 @@ export interface BlobStore {
   stream(key: string): Promise<Readable>;
   delete(key: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Removes partial files of puts whose process died, or older than `ageMs`; returns how many.
+   * Only stores that write temp files have it.
+   */
+  removeStaleTemp?(ageMs: number): Promise<number>;
 }
 
 export interface PutResult {

@@ -1,71 +1,66 @@
 /**
- * `tablemill extract FILE... [--out DIR]`: runs the engine without a server. One file without
- * --out prints its JSON on stdout; with --out each input NAME.ext becomes DIR/NAME.json. A file
- * that fails gets `{"processing_error": {code, message}}` in its place; the exit code is 1 when
- * any file failed, 0 when all succeeded, 2 on a usage error.
+ * `tablemill extract FILE... [--out DIR] [--jobs N]`: runs the engine without a server, through
+ * the same ExtractionPool as the service, so each document gets the service's time limit
+ * (TABLEMILL_DOCUMENT_TIMEOUT_MS, `--timeout-ms`) and memory bounds (TABLEMILL_WORKER_HEAP_MB, _MAX_RSS_MB),
+ * and a hostile file ends as its own `processing_error` instead of taking the process down.
+ * `--jobs N` documents run at once (default: TABLEMILL_WORKER_CONCURRENCY, the cores).
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import type { ParsedArgs } from './args.js';
 import { loadConfig } from '../config.js';
-import { extractDocument, toProcessingError } from '../extract/index.js';
-import { ExtractError, type ExtractOptions } from '../extract/types.js';
+import type { DocumentOutcome } from '../store/types.js';
+import { ExtractionPool } from '../worker/pool.js';
+import { EXIT, UsageError } from './exit.js';
 
-const HELP = `usage: tablemill extract FILE... [--out DIR] [--pretty] [--max-pages N] [--ocr-langs eng+deu] [--ocr-engine auto|js|native|program]
+export interface ExtractFlags {
+  out?: string;
+  pretty?: boolean;
+  jobs?: string;
+}
 
-Runs the extraction engine on each FILE (PDF, PNG, JPEG, TIFF, WebP).
-  one FILE, no --out   its result JSON ({page_count, document_type, fields, tables, line_items, totals}) on stdout
-  --out DIR            DIR/NAME.json for each input NAME.ext (DIR is created)
-A file that cannot be extracted gets {"processing_error": {"code", "message"}} instead.
-Exit code: 0 when every file succeeded, 1 when at least one failed, 2 on a usage error.`;
-
-async function extractFile(path: string, opts: ExtractOptions): Promise<{ ok: boolean; json: unknown }> {
+async function extractFile(pool: ExtractionPool, path: string): Promise<DocumentOutcome> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(path);
   } catch (err) {
-    return { ok: false, json: { processing_error: toProcessingError(new ExtractError('extraction_failed', `cannot read ${path}: ${(err as Error).message}`)) } };
+    return { status: 'failed', page_count: null, error: { code: 'extraction_failed', message: `cannot read ${path}: ${(err as Error).message}` } };
   }
-  try {
-    return { ok: true, json: await extractDocument(bytes, opts) };
-  } catch (err) {
-    return { ok: false, json: { processing_error: toProcessingError(err) } };
-  }
+  return pool.extract(bytes);
 }
 
-export async function run(args: ParsedArgs): Promise<number> {
-  if (args.flags.help === 'true') {
-    process.stdout.write(HELP + '\n');
-    return 0;
-  }
-  const files = args.positionals;
-  const out = args.flags.out;
-  if (files.length === 0 || (files.length > 1 && !out)) {
-    process.stderr.write((files.length === 0 ? 'extract: no input files\n\n' : 'extract: several files need --out DIR\n\n') + HELP + '\n');
-    return 2;
-  }
-  const config = loadConfig(process.env, args.flags);
-  const opts: ExtractOptions = {
-    maxPages: config.limits.maxPages,
-    maxMegapixels: config.limits.maxMegapixels,
-    ocrLangs: config.ocr.langs,
-    ocrEngine: config.ocr.engine,
-  };
-  const indent = args.flags.pretty === 'true' ? 2 : undefined;
-  if (out) await mkdir(out, { recursive: true });
+/** The JSON text of one outcome: the engine's result, or `{"processing_error": {code, message}}`. */
+function outcomeJson(o: DocumentOutcome, indent: number | undefined): string {
+  if (o.status === 'succeeded') return (indent ? JSON.stringify(JSON.parse(o.result_json), null, indent) : o.result_json) + '\n';
+  return JSON.stringify({ processing_error: o.error }, null, indent) + '\n';
+}
+
+export async function run(files: string[], opts: ExtractFlags, flags: Record<string, string>): Promise<number> {
+  if (files.length > 1 && !opts.out) throw new UsageError('several files need --out DIR');
+  if (opts.jobs !== undefined && !/^[1-9]\d{0,2}$/.test(opts.jobs)) throw new UsageError(`--jobs needs a whole number from 1, got ${JSON.stringify(opts.jobs)}`);
+  const config = loadConfig(process.env, opts.jobs ? { ...flags, concurrency: opts.jobs } : flags);
+  const jobs = Math.max(1, Math.min(config.worker.concurrency, files.length));
+  const pool = new ExtractionPool({ ...config, worker: { ...config.worker, concurrency: jobs } });
+  const indent = opts.pretty ? 2 : undefined;
+  if (opts.out) await mkdir(opts.out, { recursive: true });
   let failed = 0;
-  for (const file of files) {
-    const { ok, json } = await extractFile(file, opts);
-    if (!ok) {
-      failed++;
-      const pe = (json as { processing_error: { code: string; message: string } }).processing_error;
-      process.stderr.write(`extract: ${file}: ${pe.code}: ${pe.message}\n`);
+  let next = 0;
+  const runOne = async () => {
+    while (next < files.length) {
+      const file = files[next++];
+      const outcome = await extractFile(pool, file);
+      if (outcome.status === 'failed') {
+        failed++;
+        process.stderr.write(`extract: ${file}: ${outcome.error.code}: ${outcome.error.message}\n`);
+      }
+      const text = outcomeJson(outcome, indent);
+      if (opts.out) await writeFile(join(opts.out, basename(file, extname(file)) + '.json'), text);
+      else process.stdout.write(text);
     }
-    const text = JSON.stringify(json, null, indent) + '\n';
-    if (out) await writeFile(join(out, basename(file, extname(file)) + '.json'), text);
-    else process.stdout.write(text);
+  };
+  try {
+    await Promise.all(Array.from({ length: jobs }, runOne));
+  } finally {
+    await pool.close();
   }
-  // tesseract.js runs in worker threads that keep the process alive; end them and free the models.
-  await (await import('../extract/raster/index.js')).closeOcr();
-  return failed > 0 ? 1 : 0;
+  return failed > 0 ? EXIT.documentsFailed : EXIT.ok;
 }

@@ -1,15 +1,13 @@
 /** `tablemill serve [--no-workers]`: the API and, by default, the workers (API.md §8). */
-import { FLAG_TO_ENV, loadConfig } from '../config.js';
-import type { ParsedArgs } from './args.js';
-import { checkFlags, untilSignal } from './process.js';
+import { loadConfig } from '../config.js';
+import { EXIT } from './exit.js';
+import { untilSignal } from './signals.js';
 
 /** Runs until SIGINT/SIGTERM, then shuts down cleanly; the exit code. */
-export async function run(args: ParsedArgs): Promise<number> {
-  if (!checkFlags(args, [...Object.keys(FLAG_TO_ENV), 'workers'], 'serve [--no-workers] [--port N] [--host H] …')) return 2;
-  const config = loadConfig(process.env, args.flags);
+export async function run(flags: Record<string, string>, workers: boolean): Promise<number> {
+  const config = loadConfig(process.env, flags);
   // Loaded after the config is valid: a bad setting fails in ~0.1 s, not after loading Fastify and the engine.
   const { startServer } = await import('../server.js');
-  const workers = args.flags.workers !== 'false';
   const server = await startServer(config, { workers, logger: { level: config.logLevel } });
   const mode = config.databaseUrl ? 'postgresql' : 'sqlite';
   const threads = workers ? `${config.worker.concurrency} worker threads` : 'no workers';
@@ -18,6 +16,6 @@ export async function run(args: ParsedArgs): Promise<number> {
   server.app.log.info({ signal }, 'shutting down');
   await server.close();
   // Everything is written; a thread still exiting must not keep the process up (see ExtractionPool.close).
-  setTimeout(() => process.exit(0), 500).unref();
-  return 0;
+  setTimeout(() => process.exit(EXIT.ok), 500).unref();
+  return EXIT.ok;
 }

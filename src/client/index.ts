@@ -1,36 +1,38 @@
 /**
- * The TypeScript SDK of the v1 API: upload, process, status, wait, results. Uses the platform's
- * fetch, FormData and Blob (Node ≥ 20), so the same code runs in the CLI, tests and browsers.
+ * The TypeScript SDK of the v1 API (`tablemill/client`): upload from paths, bytes, Blobs and
+ * streams; process; status and `waitUntilDone` (long-poll, never trips the rate limit); results
+ * in every format; webhooks (set, deliveries, redeliver) and `verifyWebhook`; typed errors that
+ * carry the request id. Uses the platform's fetch, FormData and Blob (Node ≥ 20).
  */
 import type { Batch, BatchList, BatchResults, Document, DocumentResult, ProcessResponse, UploadResponse } from '../contract/schemas.js';
+import type { BatchCompletedEvent, Delivery, Webhook } from '../contract/webhooks.js';
+import { apiError } from './errors.js';
+import { uploadForm, type UploadSource } from './files.js';
+import { waitForBatch, type WaitOptions } from './wait.js';
 
-export type { Batch, BatchList, BatchResults, Document, DocumentResult, ProcessResponse, UploadResponse };
+export type { Batch, BatchCompletedEvent, BatchList, BatchResults, Delivery, Document, DocumentResult, ProcessResponse, UploadResponse, Webhook };
+export type { LineItem, Table, Totals } from '../contract/schemas.js';
 /** The view names of the server's row mappers, for the same shapes. */
 export type { Batch as BatchView, Document as DocumentView, DocumentResult as DocumentResultView };
+export { TablemillApiError, TablemillTimeoutError } from './errors.js';
+export { verifyWebhook, WebhookVerificationError } from './verify.js';
+export type { UploadSource } from './files.js';
+export type { WaitOptions } from './wait.js';
 
-/** A non-2xx answer, with the API's error envelope. */
-export class TablemillApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly requestId: string | null,
-    readonly details?: Record<string, unknown>,
-  ) {
-    super(`${status} ${code}: ${message}`);
-    this.name = 'TablemillApiError';
-  }
-}
-
-export interface UploadFile {
-  filename: string;
-  data: Uint8Array | Blob;
-  /** The declared type; the server ignores it and sniffs the bytes. */
-  contentType?: string;
-}
-
+/** `{filename, data}`: the in-memory form of an upload source. */
+export type UploadFile = Extract<UploadSource, { data: unknown }>;
 /** One page of `GET /v1/batches/{name}/results`. */
 export type BatchResultsPage = BatchResults;
+/** The export formats of the results route (API.md §4a); `json` is the paginated default. */
+export type ExportFormat = 'csv' | 'xlsx' | 'ndjson' | 'zip';
+
+export interface RequestOptions {
+  /** Sent as `Idempotency-Key` (uploads and process calls): a retry replays the first answer. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+const batchPath = (name: string) => `/v1/batches/${encodeURIComponent(name)}`;
 
 /** A client bound to one server and one API key. */
 export class TablemillClient {
@@ -43,43 +45,40 @@ export class TablemillClient {
     this.base = baseUrl.replace(/\/+$/, '');
   }
 
-  /** Any request; JSON answers are parsed, errors thrown as `TablemillApiError`. */
-  async request<T>(method: string, path: string, body?: FormData | object): Promise<T> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.apiKey}` };
-    let payload: FormData | string | undefined;
-    if (body instanceof FormData) payload = body;
-    else if (body !== undefined) {
+  /** The raw response of any request; non-2xx answers throw `TablemillApiError`. */
+  async fetch(method: string, path: string, init: { body?: FormData | object; headers?: Record<string, string>; signal?: AbortSignal; ok?: number[] } = {}): Promise<Response> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.apiKey}`, ...init.headers };
+    let body: FormData | string | undefined;
+    if (init.body instanceof FormData) body = init.body;
+    else if (init.body !== undefined) {
       headers['content-type'] = 'application/json';
-      payload = JSON.stringify(body);
+      body = JSON.stringify(init.body);
     }
-    const res = await fetch(`${this.base}${path}`, { method, headers, body: payload });
-    if (res.status === 204) return undefined as T;
+    const res = await fetch(`${this.base}${path}`, { method, headers, body, signal: init.signal });
+    if (!res.ok && !init.ok?.includes(res.status)) throw await apiError(res);
+    return res;
+  }
+
+  /** Any request; JSON answers are parsed, errors thrown as `TablemillApiError`. */
+  async request<T>(method: string, path: string, body?: FormData | object, opts: RequestOptions = {}): Promise<T> {
+    const headers: Record<string, string> = opts.idempotencyKey ? { 'idempotency-key': opts.idempotencyKey } : {};
+    const res = await this.fetch(method, path, { body, headers, signal: opts.signal });
     const text = await res.text();
-    const json = text ? JSON.parse(text) : undefined;
-    if (!res.ok) {
-      const e = json?.error ?? {};
-      throw new TablemillApiError(res.status, e.code ?? 'unknown', e.message ?? text, e.request_id ?? res.headers.get('x-request-id'), e.details);
-    }
-    return json as T;
+    return (text ? JSON.parse(text) : undefined) as T;
   }
 
   /** Uploads files into a batch (created if needed); does not start processing. */
-  async upload(batchName: string, files: UploadFile[]): Promise<UploadResponse> {
-    const form = new FormData();
-    for (const f of files) {
-      const blob = f.data instanceof Blob ? f.data : new Blob([f.data], { type: f.contentType ?? 'application/octet-stream' });
-      form.append('file', blob, f.filename);
-    }
-    return this.request('POST', `/v1/batches/${encodeURIComponent(batchName)}/documents`, form);
+  async upload(batchName: string, files: UploadSource[], opts: RequestOptions = {}): Promise<UploadResponse> {
+    return this.request('POST', `${batchPath(batchName)}/documents`, await uploadForm(files), opts);
   }
 
   /** Submits every not-yet-submitted document of the batch. */
-  process(batchName: string): Promise<ProcessResponse> {
-    return this.request('POST', `/v1/batches/${encodeURIComponent(batchName)}/process`);
+  process(batchName: string, opts: RequestOptions = {}): Promise<ProcessResponse> {
+    return this.request('POST', `${batchPath(batchName)}/process`, undefined, opts);
   }
 
   getBatch(batchName: string): Promise<Batch> {
-    return this.request('GET', `/v1/batches/${encodeURIComponent(batchName)}`);
+    return this.request('GET', batchPath(batchName));
   }
 
   listBatches(opts: { limit?: number; cursor?: string } = {}): Promise<BatchList> {
@@ -87,7 +86,7 @@ export class TablemillClient {
   }
 
   deleteBatch(batchName: string): Promise<Batch> {
-    return this.request('DELETE', `/v1/batches/${encodeURIComponent(batchName)}`);
+    return this.request('DELETE', batchPath(batchName));
   }
 
   getDocument(id: string): Promise<Document> {
@@ -104,17 +103,13 @@ export class TablemillClient {
 
   /** The original bytes of a document. */
   async documentFile(id: string): Promise<{ bytes: Buffer; contentType: string | null; disposition: string | null }> {
-    const res = await fetch(`${this.base}/v1/documents/${encodeURIComponent(id)}/file`, { headers: { authorization: `Bearer ${this.apiKey}` } });
-    if (!res.ok) {
-      const e = ((await res.json()) as { error?: { code?: string; message?: string; request_id?: string } }).error ?? {};
-      throw new TablemillApiError(res.status, e.code ?? 'unknown', e.message ?? '', e.request_id ?? null);
-    }
+    const res = await this.fetch('GET', `/v1/documents/${encodeURIComponent(id)}/file`);
     return { bytes: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type'), disposition: res.headers.get('content-disposition') };
   }
 
   /** One page of a batch's results. */
   resultsPage(batchName: string, opts: { limit?: number; cursor?: string } = {}): Promise<BatchResultsPage> {
-    return this.request('GET', `/v1/batches/${encodeURIComponent(batchName)}/results${query(opts)}`);
+    return this.request('GET', `${batchPath(batchName)}/results${query(opts)}`);
   }
 
   /** Every document result of the batch, following `next_cursor`. */
@@ -129,16 +124,48 @@ export class TablemillClient {
     return out;
   }
 
-  /** Polls the status endpoint until `all_done` (or throws after `timeoutMs`). */
-  async waitUntilDone(batchName: string, opts: { timeoutMs?: number; intervalMs?: number } = {}): Promise<Batch> {
-    const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
-    const interval = opts.intervalMs ?? 250;
-    for (;;) {
-      const batch = await this.getBatch(batchName);
-      if (batch.all_done) return batch;
-      if (Date.now() > deadline) throw new Error(`batch ${batchName} not done after ${opts.timeoutMs ?? 120_000} ms: ${JSON.stringify(batch.counts)}`);
-      await new Promise((r) => setTimeout(r, interval));
-    }
+  /** The whole batch exported as `csv`, `xlsx`, `ndjson` or `zip` (API.md §4a), as bytes. */
+  async export(batchName: string, format: ExportFormat): Promise<Buffer> {
+    const res = await this.fetch('GET', `${batchPath(batchName)}/results?format=${format}`);
+    return Buffer.from(await res.arrayBuffer());
+  }
+
+  /** One conditional long-poll of the batch status: `batch` is null when unchanged (304). */
+  async pollBatch(batchName: string, etag: string | null, waitS: number, signal?: AbortSignal): Promise<{ batch: Batch | null; etag: string | null }> {
+    const res = await this.fetch('GET', `${batchPath(batchName)}${waitS > 0 ? `?wait=${waitS}` : ''}`, { headers: etag ? { 'if-none-match': etag } : {}, signal, ok: [304] });
+    if (res.status === 304) return { batch: null, etag };
+    return { batch: (await res.json()) as Batch, etag: res.headers.get('etag') };
+  }
+
+  /**
+   * Resolves once the batch is `all_done`, long-polling (see wait.ts): at most one request a
+   * second, 429s wait their Retry-After, transient failures back off.
+   */
+  waitUntilDone(batchName: string, opts: WaitOptions = {}): Promise<Batch> {
+    return waitForBatch((etag, waitS, signal) => this.pollBatch(batchName, etag, waitS, signal), batchName, opts);
+  }
+
+  /** Registers or replaces the batch's webhook; the answer shows the secret once. */
+  setWebhook(batchName: string, hook: { url: string; secret?: string }): Promise<Webhook> {
+    return this.request('PUT', `${batchPath(batchName)}/webhook`, hook);
+  }
+
+  getWebhook(batchName: string): Promise<Webhook> {
+    return this.request('GET', `${batchPath(batchName)}/webhook`);
+  }
+
+  async deleteWebhook(batchName: string): Promise<void> {
+    await this.request('DELETE', `${batchPath(batchName)}/webhook`);
+  }
+
+  /** Delivery attempts, newest first. */
+  async webhookDeliveries(batchName: string, opts: { limit?: number } = {}): Promise<Delivery[]> {
+    return (await this.request<{ deliveries: Delivery[] }>('GET', `${batchPath(batchName)}/webhook/deliveries${query(opts)}`)).deliveries;
+  }
+
+  /** Sends that delivery's event again now (same event id). */
+  redeliver(batchName: string, deliveryId: string): Promise<Delivery> {
+    return this.request('POST', `${batchPath(batchName)}/webhook/deliveries/${encodeURIComponent(deliveryId)}/redeliver`);
   }
 }
 

@@ -43,6 +43,7 @@ export const BatchSchema = Type.Object(
     all_done: Type.Boolean(),
     document_count: Type.Integer(),
     counts: CountsSchema,
+    awaiting_process: Type.Integer({ description: 'queued documents uploaded since the last process call: they wait for POST …/process, not for a worker' }),
     created_at: Timestamp,
     started_at: NullableTimestamp,
     completed_at: NullableTimestamp,
@@ -184,7 +185,7 @@ export const ResultsQuery = (defaultLimit: number) =>
   Type.Object({
     limit: Type.Integer({ minimum: 1, maximum: 200, default: defaultLimit }),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
-    format: Type.Unsafe<'json' | 'csv' | 'xlsx' | 'ndjson'>({ type: 'string', enum: ['json', 'csv', 'xlsx', 'ndjson'], default: 'json' }),
+    format: Type.Unsafe<'json' | 'csv' | 'xlsx' | 'ndjson' | 'zip'>({ type: 'string', enum: ['json', 'csv', 'xlsx', 'ndjson', 'zip'], default: 'json' }),
   });
 
 /** The error answers every authenticated route can give, for the OpenAPI document. */

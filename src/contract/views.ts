@@ -26,6 +26,7 @@ export function batchView(row: BatchRow): BatchView {
     all_done: isAllDone(row.counts),
     document_count: row.document_count,
     counts: { ...row.counts },
+    awaiting_process: row.awaiting_process,
     created_at: iso(t.created_at) as string,
     started_at: iso(t.started_at),
     completed_at: iso(t.completed_at),

@@ -6,6 +6,7 @@ export const PROCESSING_ERROR_CODES = [
   'too_many_pages',
   'image_too_large',
   'timeout',
+  'resource_limit',
   'worker_lost',
   'extraction_failed',
 ] as const;

@@ -10,6 +10,7 @@ import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { PROCESSING_ERROR_CODES, type ProcessingError, type ProcessingErrorCode } from '../domain/errors.js';
 import { sniffType } from './sniff.js';
 import { DEFAULT_EXTRACT_OPTIONS, ExtractError, type ExtractOptions, type ExtractResult, type PageLayout, type Table } from './types.js';
+import { checkPdfBounds } from './pdf/bounds.js';
 import { openPdf, pdfError } from './pdf/load.js';
 import { textLayout } from './pdf/page.js';
 import { detectTables, stitchTables } from './layout/index.js';
@@ -40,7 +41,8 @@ export async function extractDocument(bytes: Uint8Array, options: Partial<Extrac
 }
 
 async function pdfLayouts(bytes: Uint8Array, opts: ExtractOptions): Promise<PageLayout[]> {
-  const doc: PDFDocumentProxy = await openPdf(bytes);
+  await checkPdfBounds(bytes, opts);
+  const doc: PDFDocumentProxy = await openPdf(bytes, opts.maxMegapixels);
   try {
     // Checked from the page count alone, before any page is parsed.
     if (doc.numPages > opts.maxPages) {

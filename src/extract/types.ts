@@ -150,6 +150,12 @@ export interface ExtractOptions {
   maxPages: number;
   /** Refuse page images larger than this many megapixels (image_too_large), from the header. */
   maxMegapixels: number;
+  /**
+   * Bytes that a PDF's Flate streams other than images may inflate to, all together
+   * (resource_limit): a 2 MB stream can inflate to gigabytes, and pdf.js holds a content stream
+   * whole. Images are bounded by `maxMegapixels` instead.
+   */
+  maxInflatedBytes: number;
   /** Tesseract language string, e.g. `eng+deu`. */
   ocrLangs: string;
   /**
@@ -173,6 +179,7 @@ export const OCR_ENGINES: readonly OcrEngine[] = ['auto', 'js', 'native', 'progr
 export const DEFAULT_EXTRACT_OPTIONS: ExtractOptions = {
   maxPages: 100,
   maxMegapixels: 50,
+  maxInflatedBytes: 256 * 1024 * 1024,
   ocrLangs: 'eng',
   ocrEngine: 'auto',
 };

@@ -6,6 +6,8 @@ export interface BatchDelta {
   counts: Partial<StatusCounts>;
   /** Change of `document_count`. */
   documents?: number;
+  /** Change of `awaiting_process` (documents uploaded and not yet submitted). */
+  awaiting?: number;
   /** A document started at this time: `min_started_at` takes the smaller. */
   startedAt?: number;
   /** A document completed at this time: `max_completed_at` takes the larger. */
@@ -22,6 +24,7 @@ export function deltaParams(id: string, d: BatchDelta) {
     df: d.counts.failed ?? 0,
     dc: d.counts.canceled ?? 0,
     dn: d.documents ?? 0,
+    da: d.awaiting ?? 0,
     started: d.startedAt ?? null,
     completed: d.completedAt ?? null,
   };

@@ -13,7 +13,7 @@ const json = <T>(v: unknown): T | null => (v === null || v === undefined ? null 
 
 /** The columns `toBatch` reads, for SELECT lists. */
 export const BATCH_COLUMNS =
-  'id, account_id, name, queued, processing, succeeded, failed, canceled, document_count, created_at, min_started_at, max_completed_at, run, deleted_at, webhook_url';
+  'id, account_id, name, queued, processing, succeeded, failed, canceled, document_count, created_at, min_started_at, max_completed_at, run, deleted_at, webhook_url, awaiting_process';
 
 export function toBatch(r: Raw): BatchRow {
   return {
@@ -28,6 +28,7 @@ export function toBatch(r: Raw): BatchRow {
       canceled: num(r.canceled),
     },
     document_count: num(r.document_count),
+    awaiting_process: num(r.awaiting_process),
     created_at: num(r.created_at),
     min_started_at: numOrNull(r.min_started_at),
     max_completed_at: numOrNull(r.max_completed_at),
@@ -85,7 +86,8 @@ export function toEvent(r: Raw): BatchEvent {
     batch_id: r.batch_id as string,
     run: num(r.run),
     type: r.type as 'batch.completed',
-    batch: json<BatchRow>(r.batch_json) as BatchRow,
+    // Events written before `awaiting_process` existed lack it; their run had submitted everything.
+    batch: { awaiting_process: 0, ...json<BatchRow>(r.batch_json) } as BatchRow,
     created_at: num(r.created_at),
   };
 }

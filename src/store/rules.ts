@@ -11,14 +11,14 @@ import type { BatchRow, DocumentRow, Page } from './types.js';
 
 /** The counter deltas of the transitions. */
 export const deltas = {
-  /** `n` documents uploaded (queued, counted). */
-  uploaded: (n: number): BatchDelta => ({ counts: move(null, 'queued', n), documents: n }),
+  /** `n` documents uploaded (queued, counted, awaiting a process call). */
+  uploaded: (n: number): BatchDelta => ({ counts: move(null, 'queued', n), documents: n, awaiting: n }),
   /** `n` first claims: queued → processing, and the batch has started. */
   firstClaimed: (n: number, now: number): BatchDelta => ({ counts: move('queued', 'processing', n), startedAt: now }),
   /** One document finished, as `succeeded` or `failed`. */
   completed: (status: 'succeeded' | 'failed', now: number): BatchDelta => ({ counts: move('processing', status), completedAt: now }),
-  /** `n` documents canceled before they started. */
-  canceled: (n: number, now: number): BatchDelta => ({ counts: move('queued', 'canceled', n), completedAt: now }),
+  /** `n` documents canceled before they started, `awaiting` of them never submitted. */
+  canceled: (n: number, now: number, awaiting = 0): BatchDelta => ({ counts: move('queued', 'canceled', n), completedAt: now, awaiting: -awaiting }),
   /** `n` expired leases out of attempts: processing → failed (worker_lost). */
   reapedFailed: (n: number, now: number): BatchDelta => ({ counts: move('processing', 'failed', n), completedAt: now }),
   /** A terminal document removed: uncounted. */

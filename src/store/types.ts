@@ -19,6 +19,23 @@ export interface Account {
   created_at: number;
 }
 
+/** An API key as listed: never the key or its hash. */
+export interface ApiKeyRow {
+  id: string;
+  account_name: string;
+  created_at: number;
+  /** Updated at most once a minute (see `touchApiKey`). */
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+/** What authenticating a key finds: its account, and the key's id and last use. */
+export interface KeyAuth {
+  account: Account;
+  key_id: string;
+  last_used_at: number | null;
+}
+
 /** A batch row: the live (not deleted) batch of that name in its account. */
 export interface BatchRow {
   id: string;
@@ -26,6 +43,8 @@ export interface BatchRow {
   name: string;
   counts: StatusCounts;
   document_count: number;
+  /** Documents uploaded and not yet submitted by a process call (state `uploaded`). */
+  awaiting_process: number;
   created_at: number;
   /** Earliest document `started_at`, null if none started. */
   min_started_at: number | null;
@@ -111,9 +130,18 @@ export interface Store {
 
   // accounts and keys
   getOrCreateAccount(name: string, now: number): Promise<Account>;
-  /** Stores the key's sha256 hash (hex), never the key. */
-  createApiKey(accountId: string, keyHash: string, now: number): Promise<void>;
+  /** Stores the key's sha256 hash (hex), never the key; returns the key's id. */
+  createApiKey(accountId: string, keyHash: string, now: number): Promise<string>;
+  /** The account of a key that is not revoked. */
   findAccountByKeyHash(keyHash: string): Promise<Account | null>;
+  /** The same, with the key's id and last use, for the auth hook. */
+  findKey(keyHash: string): Promise<KeyAuth | null>;
+  /** Sets `last_used_at`. */
+  touchApiKey(keyId: string, now: number): Promise<void>;
+  /** Every key of the account (every account's with no name), oldest first. */
+  listApiKeys(accountName?: string): Promise<ApiKeyRow[]>;
+  /** Revokes a key; false if there is no such key or it was already revoked. */
+  revokeApiKey(keyId: string, now: number): Promise<boolean>;
 
   // batches and documents
   /**
@@ -194,6 +222,7 @@ export interface BatchEvent {
 export interface BatchRecount {
   counts: StatusCounts;
   document_count: number;
+  awaiting_process: number;
   min_started_at: number | null;
   max_completed_at: number | null;
 }

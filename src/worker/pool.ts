@@ -1,16 +1,16 @@
 /**
- * The extraction thread pool (piscina): one thread per concurrent document, a heap limit per
- * thread and a time limit per document that terminates the thread running it, so a hostile file
- * costs at most one thread (ARCHITECTURE.md, path step 4). The pool replaces dead threads.
+ * The extraction pool: `config.worker.concurrency` slots, each a child process (`slot.ts`) that
+ * runs one document at a time under a heap limit, an RSS limit and a time limit, so a hostile
+ * file costs at most one child, never the server (ARCHITECTURE.md, path step 4). A child that
+ * dies is replaced; a child is also recycled after `recycleAfter` documents, or when it stays
+ * above `recycleRssMb` once its document is done, which gives its memory back to the system.
  */
-import { Piscina } from 'piscina';
 import type { Config } from '../config.js';
 import type { ProcessingError } from '../domain/errors.js';
 import type { ExtractOptions } from '../extract/types.js';
 import type { DocumentOutcome } from '../store/types.js';
-import type { ExtractTask, TaskResult } from './task.js';
-
-const THREAD_FILE = new URL('./thread.js', import.meta.url).href;
+import { childEntry } from './entry.js';
+import { Slot, type SlotLimits, type SlotRun } from './slot.js';
 
 /** Thrown by `extract` when the caller's signal (shutdown) aborted it: no outcome to write. */
 export class ExtractionAbortedError extends Error {
@@ -20,55 +20,53 @@ export class ExtractionAbortedError extends Error {
   }
 }
 
-/** What a rejected thread means for the document. */
-function threadFailure(err: unknown, heapMb: number): ProcessingError {
-  const e = err as { code?: string; message?: string };
-  if (e?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-    return { code: 'extraction_failed', message: `extraction ran out of memory (thread heap limit ${heapMb} MB)` };
+/** What an extraction run that did not answer means for the document. */
+function runFailure(run: Exclude<SlotRun, { kind: 'done' } | { kind: 'aborted' }>, limits: SlotLimits): ProcessingError {
+  switch (run.kind) {
+    case 'timeout':
+      return { code: 'timeout', message: `extraction exceeded the ${limits.timeoutMs} ms time limit` };
+    case 'rss':
+      return { code: 'resource_limit', message: `extraction used ${Math.round(run.rssMb)} MB of memory; the limit is ${limits.maxRssMb} MB` };
+    case 'crashed':
+      return run.outOfMemory
+        ? { code: 'resource_limit', message: `extraction ran out of memory (heap limit ${limits.heapMb} MB; ${run.detail})` }
+        : { code: 'extraction_failed', message: `the extraction process died (${run.detail})` };
   }
-  return { code: 'extraction_failed', message: `extraction thread failed: ${e?.message ?? String(err)}` };
 }
 
-/**
- * Ends the in-process OCR running in any thread: a thread being terminated first waits for its
- * running recognition, which would otherwise go on to the end of its page. Loaded on demand, so
- * the API process does not load the OCR code to start.
- */
-function stopRecognitions(): void {
-  void import('../extract/raster/ocr-addon.js').then((m) => m.cancelAllRecognitions()).catch(() => {});
+function failed(error: ProcessingError): DocumentOutcome {
+  return { status: 'failed', page_count: null, error };
 }
 
-/** A pool of `config.worker.concurrency` extraction threads. */
+/** A pool of `config.worker.concurrency` extraction child processes. */
 export class ExtractionPool {
-  private readonly pool: Piscina<ExtractTask, TaskResult | null>;
+  private readonly slots: Slot[];
+  private readonly idle: Slot[];
+  private readonly waiters: Array<(slot: Slot | null) => void> = [];
+  private readonly limits: SlotLimits;
   private readonly opts: ExtractOptions;
+  private readonly script: Promise<string>;
+  private closed = false;
 
   constructor(private readonly config: Config) {
-    const n = Math.max(1, config.worker.concurrency);
-    // One OpenMP thread per recognition (see loadAddon in ocr-addon.ts): libgomp reads the limit
-    // from the real environment, which only the main thread can set, before a thread loads it.
+    // One OpenMP thread per recognition (see loadAddon in ocr-addon.ts): the children inherit it.
     process.env.OMP_THREAD_LIMIT ??= '1';
-    this.pool = new Piscina({
-      filename: THREAD_FILE,
-      minThreads: n,
-      maxThreads: n,
-      // Threads live as long as the pool: loading tsx and the engine costs a thread ~1 s.
-      idleTimeout: 2 ** 31 - 1,
-      concurrentTasksPerWorker: 1,
-      resourceLimits: { maxOldGenerationSizeMb: config.worker.maxHeapMb },
-    });
+    this.limits = { heapMb: config.worker.maxHeapMb, maxRssMb: config.worker.maxRssMb, timeoutMs: config.worker.timeoutMs };
+    this.script = childEntry();
+    this.slots = Array.from({ length: Math.max(1, config.worker.concurrency) }, () => new Slot(this.script, this.limits));
+    this.idle = [...this.slots];
     this.opts = {
       maxPages: config.limits.maxPages,
       maxMegapixels: config.limits.maxMegapixels,
+      maxInflatedBytes: config.limits.maxInflatedBytes,
       ocrLangs: config.ocr.langs,
       ocrEngine: config.ocr.engine,
     };
   }
 
-  /** Waits until every thread has loaded the engine (a thread signals ready only after loading). */
+  /** Waits until every child has loaded the engine. */
   async warm(): Promise<void> {
-    const n = this.pool.options.maxThreads;
-    await Promise.all(Array.from({ length: n }, () => this.pool.run({ warmup: true })));
+    await Promise.all(this.slots.map((s) => s.ready));
   }
 
   /**
@@ -76,62 +74,83 @@ export class ExtractionPool {
    * `ExtractionAbortedError` when `signal` (shutdown) fires first.
    */
   async extract(bytes: Uint8Array, signal?: AbortSignal): Promise<DocumentOutcome> {
-    const limitMs = this.config.worker.timeoutMs;
-    // A no-op round trip first (~0.1 ms) waits for a free, loaded thread: after a thread was
-    // killed its replacement needs ~1–3 s to load tsx and the engine, which must not count
-    // against the next document's time limit.
+    const slot = await this.acquire(signal);
+    let keep = false;
     try {
-      await this.pool.run({ warmup: true }, { signal: signal ?? null });
-    } catch (err) {
-      if (signal?.aborted) throw new ExtractionAbortedError();
-      return { status: 'failed', page_count: null, error: threadFailure(err, this.config.worker.maxHeapMb) };
-    }
-    const ctl = new AbortController();
-    let reason: 'timeout' | 'shutdown' | null = null;
-    const timer = setTimeout(() => {
-      reason = 'timeout';
-      ctl.abort('timeout');
-    }, limitMs);
-    const onShutdown = () => {
-      reason = 'shutdown';
-      ctl.abort('shutdown');
-      stopRecognitions();
-    };
-    if (signal?.aborted) onShutdown();
-    signal?.addEventListener('abort', onShutdown, { once: true });
-    try {
-      // The OCR stops at the limit too: a terminated thread waits for a running recognition.
-      const opts = { ...this.opts, deadlineAt: Date.now() + limitMs };
-      const res = await this.pool.run({ bytes, opts }, { signal: ctl.signal });
-      if (!res) return { status: 'failed', page_count: null, error: { code: 'extraction_failed', message: 'no result' } };
-      if (res.ok) return { status: 'succeeded', page_count: res.result.page_count, result_json: JSON.stringify(res.result) };
-      return { status: 'failed', page_count: null, error: res.error };
-    } catch (err) {
-      if (reason === 'shutdown') throw new ExtractionAbortedError();
-      if (reason === 'timeout') {
-        return { status: 'failed', page_count: null, error: { code: 'timeout', message: `extraction exceeded the ${limitMs} ms time limit` } };
+      // A replacement child loads the engine first (~1–3 s), which must not count against the
+      // document's time limit: the limit starts with the run.
+      try {
+        await slot.ready;
+      } catch (err) {
+        return failed({ code: 'extraction_failed', message: (err as Error).message });
       }
-      return { status: 'failed', page_count: null, error: threadFailure(err, this.config.worker.maxHeapMb) };
+      const run = await slot.run({ bytes, opts: { ...this.opts, deadlineAt: Date.now() + this.limits.timeoutMs } }, signal);
+      if (run.kind === 'aborted') throw new ExtractionAbortedError();
+      if (run.kind !== 'done') return failed(runFailure(run, this.limits));
+      slot.documents++;
+      keep = slot.documents < this.config.worker.recycleAfter && (slot.memory()?.rssMb ?? 0) <= this.config.worker.recycleRssMb;
+      const res = run.result;
+      return res.ok ? { status: 'succeeded', page_count: res.page_count, result_json: res.result_json } : failed(res.error);
     } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onShutdown);
+      this.release(keep ? slot : this.replace(slot));
     }
   }
 
-  /** Threads currently alive (for tests: a killed thread is replaced). */
-  get threads(): number {
-    return this.pool.threads.length;
+  /** Process ids of the children (tests: a killed or recycled child is replaced). */
+  get pids(): number[] {
+    return this.slots.map((s) => s.pid ?? 0);
   }
 
-  /**
-   * Ends every thread; in-flight tasks reject. Waits at most `waitMs` for the threads to exit: a
-   * replacement thread still loading the engine (native modules) took ~15 s to honour terminate()
-   * on a loaded 2-core machine, and nothing it holds needs saving.
-   */
+  /** Children alive. */
+  get threads(): number {
+    return this.slots.filter((s) => s.alive).length;
+  }
+
+  /** Current RSS of each child in MB (null where unknown): for metrics and benchmarks. */
+  memory(): Array<{ rssMb: number; peakRssMb: number } | null> {
+    return this.slots.map((s) => s.memory());
+  }
+
+  /** Ends every child; in-flight extractions end as aborted. */
   async close(waitMs = 2000): Promise<void> {
-    stopRecognitions();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.pool.destroy(), new Promise((r) => (timer = setTimeout(r, waitMs)))]);
-    clearTimeout(timer);
+    this.closed = true;
+    for (const w of this.waiters.splice(0)) w(null);
+    await Promise.all(this.slots.map((s) => s.close(waitMs)));
+  }
+
+  private async acquire(signal?: AbortSignal): Promise<Slot> {
+    if (signal?.aborted || this.closed) throw new ExtractionAbortedError();
+    const free = this.idle.pop();
+    if (free) return free;
+    const slot = await new Promise<Slot | null>((resolve) => {
+      const onAbort = () => {
+        const i = this.waiters.indexOf(take);
+        if (i >= 0) this.waiters.splice(i, 1);
+        resolve(null);
+      };
+      const take = (s: Slot | null) => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(s);
+      };
+      this.waiters.push(take);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    if (!slot) throw new ExtractionAbortedError();
+    return slot;
+  }
+
+  private release(slot: Slot): void {
+    const waiter = this.waiters.shift();
+    if (waiter) waiter(slot);
+    else this.idle.push(slot);
+  }
+
+  /** Ends `slot`'s child and puts a fresh one in its place. */
+  private replace(slot: Slot): Slot {
+    void slot.close();
+    if (this.closed) return slot;
+    const fresh = new Slot(this.script, this.limits);
+    this.slots[this.slots.indexOf(slot)] = fresh;
+    return fresh;
   }
 }

@@ -1,33 +1,54 @@
 /**
- * What one extraction thread runs: bytes in, a result or a processing error out. Errors become
- * values here (STYLE.md §5), so only a dying thread (timeout, out of memory, crash) rejects.
+ * The message loop of one extraction child process (forked by `slot.ts` through `child.js`):
+ * bytes in, a result or a processing error out. Errors become values here (STYLE.md §5), so only
+ * a dying process (time limit, memory limit, crash) leaves a task without an answer.
  */
 import { extractDocument, toProcessingError } from '../extract/index.js';
 import type { ProcessingError } from '../domain/errors.js';
-import type { ExtractOptions, ExtractResult } from '../extract/types.js';
+import type { ExtractOptions } from '../extract/types.js';
 import { warmupPdf } from './warmup.js';
 
 export interface ExtractTask {
-  /** A no-op that shows a thread is free and loaded (see `ExtractionPool.extract`). */
-  warmup?: boolean;
-  bytes?: Uint8Array;
-  opts?: ExtractOptions;
+  bytes: Uint8Array;
+  opts: ExtractOptions;
 }
 
-export type TaskResult = { ok: true; result: ExtractResult } | { ok: false; error: ProcessingError };
+/** The result travels as JSON text: the parent stores it as it is and never walks the object. */
+export type TaskResult = { ok: true; page_count: number; result_json: string } | { ok: false; error: ProcessingError };
 
-// Loads the engine's lazy parts at thread start: piscina reports a thread ready only once this
-// module has loaded, so real documents never pay the cold start inside their time limit.
-await extractDocument(warmupPdf(), {}).catch(() => {});
+/** Parent → child. */
+export interface TaskRequest {
+  id: number;
+  task: ExtractTask;
+}
+
+/** Child → parent: `ready` once the engine is loaded, then one `result` per request. */
+export type TaskMessage = { type: 'ready' } | { type: 'result'; id: number; result: TaskResult };
 
 /** Runs the engine on one document. */
-export async function runTask(task: ExtractTask): Promise<TaskResult | null> {
-  if (task.warmup) return null;
-  if (!task.bytes || !task.opts) return { ok: false, error: { code: 'extraction_failed', message: 'empty task' } };
+export async function runTask(task: ExtractTask): Promise<TaskResult> {
   try {
-    const result = await extractDocument(Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength), task.opts);
-    return { ok: true, result };
+    const result = await extractDocument(task.bytes, task.opts);
+    return { ok: true, page_count: result.page_count, result_json: JSON.stringify(result) };
   } catch (err) {
     return { ok: false, error: toProcessingError(err) };
   }
+}
+
+function send(msg: TaskMessage): void {
+  process.send?.(msg);
+}
+
+// Run as a child only: imported elsewhere (tests), this module just exports runTask.
+if (process.send) {
+  // The parent gone (killed), nothing is left to answer to.
+  process.on('disconnect', () => process.exit(0));
+  // One document at a time: the parent sends the next request only after this answer.
+  process.on('message', (msg: TaskRequest) => {
+    void runTask(msg.task).then((result) => send({ type: 'result', id: msg.id, result }));
+  });
+  // Loads the engine's lazy parts (pdf.js: ~5 s on a busy 2-core machine) before reporting ready,
+  // so a real document never pays the cold start inside its time limit.
+  await extractDocument(warmupPdf(), {}).catch(() => {});
+  send({ type: 'ready' });
 }

@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import ExcelJS from 'exceljs';
+import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvField } from '../../src/api/exports/csv.js';
 import { newId } from '../../src/domain/names.js';
 import { extractDocument } from '../../src/extract/index.js';
+import { parseNumber } from '../../src/extract/lineitems/numbers.js';
 import { api, open, removeDir, type Harness } from '../webhooks/harness.js';
 
 const FIX = new URL('../fixtures/invoices/', import.meta.url).pathname;
@@ -130,12 +132,19 @@ describe('exports of real extraction results', () => {
     });
     expect(compared).toBe(want.length * 12);
 
-    tables.forEach(({ t }, k) => {
+    // Table sheets cell by cell: text as text, numbers (read in the document's convention) as numbers.
+    tables.forEach(({ d, t }, k) => {
       const ws = wb.worksheets[k + 3];
+      const conv = d.filename.startsWith('de-') ? 'comma' : 'dot';
       for (const c of t.cells) {
-        const v = ws.getCell(c.row + 1, c.col + 1).value;
-        expect(v ?? '', `table ${k} cell ${c.row},${c.col}`).toBe(c.text);
-        if (c.row_span > 1 || c.col_span > 1) expect(ws.getCell(c.row + 1, c.col + 1).isMerged).toBe(true);
+        const cell = ws.getCell(c.row + 1, c.col + 1);
+        const where = `table ${k} cell ${c.row},${c.col} ${c.text}`;
+        if (cell.type === ExcelJS.ValueType.Number) {
+          const n = parseNumber(c.text, conv)!;
+          expect(cell.value, where).toBeCloseTo(n.percent ? n.value / 100 : n.value, 9);
+        }
+        else if (cell.type !== ExcelJS.ValueType.Date) expect(cell.value ?? '', where).toBe(c.text);
+        if (c.row_span > 1 || c.col_span > 1) expect(cell.isMerged).toBe(true);
       }
     });
   });
@@ -195,6 +204,36 @@ describe('exports of real extraction results', () => {
     expect(csv[1][5]).toBe("'=1+1");
   });
 
+  it('ZIP: one CSV per table named NNN-<file>-p<page>-t<k>.csv with its grid, plus line_items.csv and fields.csv', async () => {
+    const res = await api(h, 'GET', '/v1/batches/exp/results?format=zip');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/zip');
+    expect(res.headers.get('content-disposition')).toMatch(/exp-tables\.zip/);
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    const text = (name: string) => new TextDecoder().decode(files[name]);
+    const want: string[] = [];
+    json.forEach((d, i) => {
+      const perPage = new Map<number, number>();
+      for (const t of d.tables) {
+        const k = (perPage.get(t.page) ?? 0) + 1;
+        perPage.set(t.page, k);
+        const name = `${String(i + 1).padStart(3, '0')}-${d.filename.replace(/\.pdf$/, '')}-p${t.page}-t${k}.csv`;
+        want.push(name);
+        const grid = parseCsv(text(name));
+        expect(grid).toHaveLength(t.n_rows);
+        for (const row of grid) expect(row).toHaveLength(t.n_cols);
+        for (const c of t.cells) expect(grid[c.row][c.col], `${name} ${c.row},${c.col}`).toBe(/^[=+\-@\t\r]/.test(c.text) ? `'${c.text}` : c.text);
+      }
+    });
+    expect(Object.keys(files).sort()).toEqual([...want, 'fields.csv', 'line_items.csv'].sort());
+    expect(text('line_items.csv')).toBe(await (await api(h, 'GET', '/v1/batches/exp/results?format=csv')).text());
+    const fields = parseCsv(text('fields.csv'));
+    expect(fields).toHaveLength(1 + json.length);
+    expect(fields[1].slice(0, 4)).toEqual([json[0].id, json[0].filename, 'invoice', json[0].fields.invoice_number.value]);
+    const one = unzipSync(new Uint8Array(await (await api(h, 'GET', `/v1/documents/${json[1].id}/results?format=zip`)).arrayBuffer()));
+    expect(Object.keys(one)).toHaveLength(json[1].tables.length + 2);
+  });
+
   it('NDJSON: one DocumentResult per line, equal to the JSON results', async () => {
     const res = await api(h, 'GET', '/v1/batches/exp/results?format=ndjson');
     expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
@@ -206,7 +245,7 @@ describe('exports of real extraction results', () => {
   });
 
   it('an unknown batch is 404 in every format', async () => {
-    for (const f of ['csv', 'xlsx', 'ndjson']) expect((await api(h, 'GET', `/v1/batches/nope/results?format=${f}`)).status).toBe(404);
+    for (const f of ['csv', 'xlsx', 'ndjson', 'zip']) expect((await api(h, 'GET', `/v1/batches/nope/results?format=${f}`)).status).toBe(404);
   });
 });
 

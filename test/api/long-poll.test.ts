@@ -31,14 +31,27 @@ describe('ETag and If-None-Match on the status endpoints', () => {
       expect((await api(h, 'GET', path, undefined, { 'if-none-match': `"x", W/${etag}` })).status).toBe(304);
       expect((await api(h, 'GET', path, undefined, { 'if-none-match': '"other"' })).status).toBe(200);
     }
-    const before = (await api(h, 'GET', '/v1/batches/lp')).headers.get('etag')!;
-    // Submitting alone changes nothing visible (pending documents stay queued): same tag.
+    const uploaded = await api(h, 'GET', '/v1/batches/lp');
+    const before = uploaded.headers.get('etag')!;
+    expect(await uploaded.json()).toMatchObject({ status: 'queued', awaiting_process: 1 });
+    // Submitting moves the document from awaiting a process call to awaiting a worker: a new tag,
+    // and a long-poll that was waiting on the old one answers.
+    const waiting = api(h, 'GET', '/v1/batches/lp?wait=10', undefined, { 'if-none-match': before });
+    await new Promise((r) => setTimeout(r, 100));
+    const t0 = Date.now();
     await api(h, 'POST', '/v1/batches/lp/process');
-    expect((await api(h, 'GET', '/v1/batches/lp', undefined, { 'if-none-match': before })).status).toBe(304);
+    const woken = await waiting;
+    expect(woken.status).toBe(200);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(await woken.json()).toMatchObject({ status: 'queued', awaiting_process: 0, counts: { queued: 1 } });
+    const submitted = woken.headers.get('etag')!;
+    expect(submitted).not.toBe(before);
+    expect((await api(h, 'GET', '/v1/batches/lp', undefined, { 'if-none-match': submitted })).status).toBe(304);
     await upload(h, 'lp', 1);
-    const after = await api(h, 'GET', '/v1/batches/lp', undefined, { 'if-none-match': before });
+    const after = await api(h, 'GET', '/v1/batches/lp', undefined, { 'if-none-match': submitted });
     expect(after.status).toBe(200);
-    expect(after.headers.get('etag')).not.toBe(before);
+    expect(after.headers.get('etag')).not.toBe(submitted);
+    expect(await after.json()).toMatchObject({ awaiting_process: 1 });
   });
 
   it('does not touch other routes', async () => {

@@ -76,7 +76,7 @@ describe('upload', () => {
     }
     expect(body.documents[1].filename).toBe('b.bin');
     const batch = (await h.app.inject({ url: '/v1/batches/inv-1', headers: auth(alice) })).json();
-    expect(batch).toMatchObject({ status: 'queued', all_done: false, document_count: 2, counts: { queued: 2 } });
+    expect(batch).toMatchObject({ status: 'queued', all_done: false, document_count: 2, counts: { queued: 2 }, awaiting_process: 2 });
   });
 
   it('is atomic: one refused file (415, 413, too many) stores nothing and leaves no blob', async () => {
@@ -116,7 +116,9 @@ describe('batches and documents', () => {
     const doc = (await upload(alice, 'private', [{ name: 'a.pdf', bytes: pdf }])).json().documents[0];
     expectEnvelope(await h.app.inject({ url: '/v1/batches/private', headers: auth(bob) }), 404, 'batch_not_found');
     expectEnvelope(await h.app.inject({ url: `/v1/documents/${doc.id}`, headers: auth(bob) }), 404, 'document_not_found');
-    expectEnvelope(await h.app.inject({ url: `/v1/documents/${doc.id}/file`, headers: auth(bob) }), 404, 'document_not_found');
+    const foreign = await h.app.inject({ url: `/v1/documents/${doc.id}/file`, headers: auth(bob) });
+    expectEnvelope(foreign, 404, 'document_not_found');
+    expect(foreign.headers['x-content-type-options']).toBe('nosniff');
     expectEnvelope(await h.app.inject({ method: 'DELETE', url: `/v1/documents/${doc.id}`, headers: auth(bob) }), 404, 'document_not_found');
     expectEnvelope(await h.app.inject({ method: 'POST', url: '/v1/batches/private/process', headers: auth(bob) }), 404, 'batch_not_found');
     expect((await h.app.inject({ url: '/v1/batches', headers: auth(bob) })).json().batches).toEqual([]);
@@ -129,6 +131,8 @@ describe('batches and documents', () => {
     const res = await h.app.inject({ url: `/v1/documents/${doc.id}/file`, headers: auth(alice) });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
+    // A browser must not take an uploaded file for HTML or script, whatever its bytes look like.
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent('Rechnung März.pdf')}`);
     expect(Buffer.compare(res.rawPayload, pdf)).toBe(0);
     const result = (await h.app.inject({ url: `/v1/documents/${doc.id}/results`, headers: auth(alice) })).json();
@@ -155,12 +159,12 @@ describe('batches and documents', () => {
     await upload(alice, 'del', [{ name: 'a.pdf', bytes: pdf }, { name: 'b.pdf', bytes: pdf }]);
     const p1 = await h.app.inject({ method: 'POST', url: '/v1/batches/del/process', headers: auth(alice) });
     expect(p1.statusCode).toBe(202);
-    expect(p1.json()).toMatchObject({ batch_name: 'del', submitted: 2, batch: { status: 'queued' } });
+    expect(p1.json()).toMatchObject({ batch_name: 'del', submitted: 2, batch: { status: 'queued', awaiting_process: 0 } });
     expect((await h.app.inject({ method: 'POST', url: '/v1/batches/del/process', headers: auth(alice) })).json().submitted).toBe(0);
     const docs = (await h.app.inject({ url: '/v1/batches/del/results', headers: auth(alice) })).json().documents;
     const del = await h.app.inject({ method: 'DELETE', url: '/v1/batches/del', headers: auth(alice) });
     expect(del.statusCode).toBe(202);
-    expect(del.json()).toMatchObject({ status: 'canceled', all_done: true, counts: { canceled: 2 } });
+    expect(del.json()).toMatchObject({ status: 'canceled', all_done: true, counts: { canceled: 2 }, awaiting_process: 0 });
     expectEnvelope(await h.app.inject({ url: '/v1/batches/del', headers: auth(alice) }), 404, 'batch_not_found');
     const doc = (await h.app.inject({ url: `/v1/documents/${docs[0].id}`, headers: auth(alice) })).json();
     expect(doc).toMatchObject({ status: 'canceled', started_at: null });

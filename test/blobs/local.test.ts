@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,4 +24,19 @@ it('removeStaleTemp removes only old temp files of killed puts', async () => {
   rmSync(fresh);
   expect((await s.get(kept.key)).equals(Buffer.from([1, 2, 3]))).toBe(true);
   await s.delete(kept.key);
+});
+
+it('removeStaleTemp removes fresh temp files whose writing process is gone, and keeps a live one', async () => {
+  const s = new LocalBlobStore(dir);
+  // A pid that has just exited.
+  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+  mkdirSync(join(dir, 'cd'), { recursive: true });
+  const orphan = join(dir, 'cd', `.tmp-${dead}-${'cd'.repeat(16)}`);
+  const live = join(dir, 'cd', `.tmp-${process.pid}-${'ce'.repeat(16)}`);
+  writeFileSync(orphan, 'partial');
+  writeFileSync(live, 'partial');
+  expect(await s.removeStaleTemp(3_600_000)).toBe(1);
+  expect(existsSync(orphan)).toBe(false);
+  expect(existsSync(live)).toBe(true);
+  rmSync(live);
 });

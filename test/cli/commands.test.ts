@@ -1,6 +1,7 @@
 // The serve / worker / keys commands as a user runs them: exit codes, messages, and cluster mode
 // (`serve --no-workers` + `worker` on one database).
 import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { TablemillClient } from '../../src/client/index.js';
 import { icdarPdf } from '../e2e/fixtures.js';
@@ -20,13 +21,78 @@ describe('tablemill keys', () => {
     expect(createKeyCli(env, 'acme')).not.toBe(last);
   });
 
-  it('bad usage exits 2 with the usage line', () => {
+  it('bad usage exits 2 naming what is wrong', () => {
     const env = { TABLEMILL_DATA_DIR: tempDataDir() };
-    for (const args of [['keys', 'create'], ['keys', 'delete', '--account', 'a']]) {
+    const cases: [string[], string][] = [
+      [['keys', 'create'], "required option '--account <name>'"],
+      [['keys', 'delete', '--account', 'a'], "unknown command 'delete'"],
+      [['keys', 'create', '--account', 'no spaces'], '--account needs a name'],
+      [['keys', 'revoke'], "missing required argument 'key_id'"],
+    ];
+    for (const [args, message] of cases) {
       const r = cli(args, env);
       expect(r.status, args.join(' ')).toBe(2);
-      expect(r.stderr).toContain('usage: tablemill keys create --account NAME');
+      expect(r.stderr).toContain(message);
     }
+  });
+
+  it('list shows ids and dates, never a key; revoke makes the key answer 401 at once on every API process', async () => {
+    const dataDir = tempDataDir();
+    const env = { TABLEMILL_DATA_DIR: dataDir };
+    const created = cli(['keys', 'create', '--account', 'acme'], env);
+    const key = created.stdout.trimEnd().split('\n').at(-1)!;
+    const keyId = /created key (key_[0-9a-f]+)/.exec(created.stdout)![1];
+    const other = createKeyCli(env, 'acme');
+    const apis = await Promise.all([serve(env, ['--no-workers']), serve(env, ['--no-workers'])]);
+    try {
+      for (const api of apis) expect((await new TablemillClient(api.url, key).listBatches()).batches).toEqual([]);
+      const listed = cli(['keys', 'list', '--account', 'acme', '--json'], env);
+      expect(listed.status).toBe(0);
+      expect(listed.stdout).not.toContain(key.slice(3));
+      const rows = JSON.parse(listed.stdout) as { id: string; last_used_at: number | null; revoked_at: number | null }[];
+      expect(rows.map((r) => r.id)).toContain(keyId);
+      expect(rows.find((r) => r.id === keyId)!.last_used_at).toEqual(expect.any(Number));
+      expect(cli(['keys', 'list'], env).stdout).toMatch(new RegExp(`^${keyId}\\s+acme\\s+\\d{4}-`, 'm'));
+
+      const revoked = cli(['keys', 'revoke', keyId], env);
+      expect(revoked.status, revoked.stderr).toBe(0);
+      for (const api of apis) {
+        const res = await fetch(`${api.url}/v1/batches`, { headers: { authorization: `Bearer ${key}` } });
+        expect(res.status).toBe(401);
+        expect(((await res.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
+        expect((await new TablemillClient(api.url, other).listBatches()).batches).toEqual([]);
+      }
+      expect(cli(['keys', 'revoke', keyId], env).status).toBe(1);
+      expect((JSON.parse(cli(['keys', 'list', '--json'], env).stdout) as { id: string; revoked_at: number | null }[]).find((r) => r.id === keyId)!.revoked_at).toEqual(expect.any(Number));
+    } finally {
+      await Promise.all(apis.map((a) => a.stop()));
+    }
+  }, 120_000);
+});
+
+describe('tablemill --help and --version', () => {
+  it('every command answers --help on stdout with exit 0 and does nothing else', () => {
+    const dataDir = tempDataDir();
+    const env = { TABLEMILL_DATA_DIR: dataDir };
+    const commands = [[], ['serve'], ['worker'], ['migrate'], ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'], ['extract'],
+      ['upload'], ['process'], ['status'], ['results'], ['convert']];
+    for (const c of commands) {
+      const r = cli([...c, '--help'], env);
+      expect(r.status, c.join(' ')).toBe(0);
+      expect(r.stdout, c.join(' ')).toContain(`Usage: tablemill ${c.join(' ')}`.trimEnd());
+    }
+    expect(readdirSync(dataDir)).toEqual([]);
+    const top = cli(['--help'], env).stdout;
+    expect(top).toContain('Exit codes:');
+    expect(top).toContain('130');
+  });
+
+  it('--version prints the package version; no command prints the help on stderr and exits 2', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(cli(['--version'], {}).stdout.trim()).toBe(pkg.version);
+    const none = cli([], {});
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('Usage: tablemill');
   });
 });
 
@@ -38,7 +104,7 @@ describe('tablemill serve / worker', () => {
     expect(port.stderr).toContain('PORT');
     const flag = cli(['serve', '--prot', '80'], env);
     expect(flag.status).toBe(2);
-    expect(flag.stderr).toContain('unknown flag --prot');
+    expect(flag.stderr).toContain("unknown option '--prot'");
   });
 
   it('cluster mode: serve --no-workers only queues; a separate worker process does the work', async () => {

@@ -1,5 +1,9 @@
 // Bad input over real HTTP: each fault ends as a clear outcome, loses nothing, and stops nothing else.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { dirname, join } from 'node:path';
 import { hashApiKey as hash } from '../../src/api/auth.js';
 import { TablemillClient, TablemillApiError } from '../../src/client/index.js';
 import { loadConfig } from '../../src/config.js';
@@ -11,11 +15,17 @@ let server: ServeProcess;
 let client: TablemillClient;
 let key: string;
 let env: Record<string, string>;
+let orphanTemp: string;
 
 beforeAll(async () => {
   // An 8 s limit: a warm thread reads eu-005 in ~0.5 s (2–3 s at load 10); OCR of eight scanned pages takes far longer.
   env = { TABLEMILL_DATA_DIR: tempDataDir(), TABLEMILL_WORKER_CONCURRENCY: '1', TABLEMILL_DOCUMENT_TIMEOUT_MS: '8000', TABLEMILL_POLL_MS: '200' };
   key = createKeyCli(env, 'acme');
+  // The partial file of an upload whose process was killed (a pid that has exited).
+  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+  orphanTemp = join(env.TABLEMILL_DATA_DIR, 'blobs', 'ab', `.tmp-${dead}-${'ab'.repeat(16)}`);
+  mkdirSync(dirname(orphanTemp), { recursive: true });
+  writeFileSync(orphanTemp, '%PDF-1.4 cut off');
   server = await serve(env);
   client = new TablemillClient(server.url, key);
 });
@@ -43,6 +53,10 @@ function hugeUpload(totalMiB: number): ReadableStream<Uint8Array> {
 }
 
 describe('faults', () => {
+  it('removes the temp file of an upload cut off by a killed process at start', () => {
+    expect(existsSync(orphanTemp)).toBe(false);
+  });
+
   it('an oversize file is refused with 413 while streaming, without the server buffering it', async () => {
     const before = server.peakRssKiB();
     const res = await fetch(`${server.url}/v1/batches/huge/documents`, {
@@ -57,6 +71,40 @@ describe('faults', () => {
     // whether 60 or 200 MiB were sent (stream buffers and garbage not yet collected): flat.
     expect(server.peakRssKiB() - before).toBeLessThan(64 * 1024);
     await expect(client.getBatch('huge')).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('answers 413 with Connection: close as soon as the limit is passed, not after the body', async () => {
+    // 200 MiB offered in 1 MiB writes against the 25 MiB default limit; the writes stop when the answer comes.
+    const head = Buffer.from('--B0undary\r\nContent-Disposition: form-data; name="file"; filename="huge.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n');
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    const url = new URL(`${server.url}/v1/batches/huge/documents`);
+    let sentMiB = 0;
+    const answer = await new Promise<{ status: number; connection: string | undefined; body: string; sentMiB: number }>((resolve, reject) => {
+      const req = httpRequest(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'multipart/form-data; boundary=B0undary', 'content-length': String(head.length + 200 * chunk.length) } },
+        (res) => {
+          const at = sentMiB;
+          let body = '';
+          res.setEncoding('utf8').on('data', (d: string) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body, sentMiB: at }));
+        },
+      );
+      req.on('error', reject);
+      req.write(head);
+      const pump = () => {
+        while (sentMiB < 200 && !req.destroyed) {
+          sentMiB++;
+          if (!req.write(chunk)) return void req.once('drain', pump);
+        }
+      };
+      pump();
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body).error.code).toBe('file_too_large');
+    expect(answer.connection).toBe('close');
+    // The answer left once 25 MiB had arrived; what the client wrote beyond that sat in socket buffers.
+    expect(answer.sentMiB).toBeLessThan(100);
+    console.log(`413 answered after the client had written ${answer.sentMiB} of 200 MiB`);
   });
 
   it('a file that is no document answers 415 and nothing is stored', async () => {

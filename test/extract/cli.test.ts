@@ -35,12 +35,12 @@ describe('tablemill extract', () => {
     expect(Array.isArray(result.line_items)).toBe(true);
   });
 
-  it('writes DIR/NAME.json per input with --out; a bad file gets processing_error and exit code 1', async () => {
+  it('writes DIR/NAME.json per input with --out; a bad file gets processing_error and exit code 3', async () => {
     const bad = join(dir, 'broken.pdf');
     writeFileSync(bad, '%PDF-1.4\nthis is not really a pdf\n');
     const out = join(dir, 'out');
     const { code, stderr } = await cli(['--out', out, PDF, bad]);
-    expect(code).toBe(1);
+    expect(code).toBe(3);
     expect(stderr).toContain('broken.pdf: corrupt_file');
     expect(JSON.parse(readFileSync(join(out, 'eu-002.json'), 'utf8')).page_count).toBe(1);
     expect(JSON.parse(readFileSync(join(out, 'broken.json'), 'utf8'))).toEqual({
@@ -51,7 +51,7 @@ describe('tablemill extract', () => {
   it('explains itself with --help and refuses several files without --out', async () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('Exit code');
+    expect(help.stdout).toContain('processing_error');
     const usage = await cli([PDF, PDF]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('--out');

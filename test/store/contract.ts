@@ -49,7 +49,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
       const row = (await s.getBatchById(accountId, batchId)) as BatchRow;
       expect(row).not.toBeNull();
       const re = await s.recountBatch(batchId);
-      expect({ counts: row.counts, document_count: row.document_count, min_started_at: row.min_started_at, max_completed_at: row.max_completed_at }).toEqual(re);
+      expect({ counts: row.counts, document_count: row.document_count, awaiting_process: row.awaiting_process, min_started_at: row.min_started_at, max_completed_at: row.max_completed_at }).toEqual(re);
       return row;
     }
 
@@ -97,6 +97,30 @@ export function storeContract(name: string, harness: StoreHarness): void {
       await s.createApiKey(a.id, 'f'.repeat(64), 3);
       expect(await s.findAccountByKeyHash('f'.repeat(64))).toEqual(a);
       expect(await s.findAccountByKeyHash('0'.repeat(64))).toBeNull();
+    });
+
+    it('API keys: listed without their hash, last use recorded, revoked keys find nothing', async () => {
+      const s = await fresh();
+      const a = await s.getOrCreateAccount('keys-a', 1);
+      const b = await s.getOrCreateAccount('keys-b', 1);
+      const k1 = await s.createApiKey(a.id, '1'.repeat(64), 10);
+      const k2 = await s.createApiKey(a.id, '2'.repeat(64), 20);
+      await s.createApiKey(b.id, '3'.repeat(64), 30);
+      expect(await s.findKey('1'.repeat(64))).toEqual({ account: a, key_id: k1, last_used_at: null });
+      await s.touchApiKey(k1, 50);
+      expect((await s.findKey('1'.repeat(64)))!.last_used_at).toBe(50);
+      expect(await s.listApiKeys('keys-a')).toEqual([
+        { id: k1, account_name: 'keys-a', created_at: 10, last_used_at: 50, revoked_at: null },
+        { id: k2, account_name: 'keys-a', created_at: 20, last_used_at: null, revoked_at: null },
+      ]);
+      expect((await s.listApiKeys()).map((k) => k.account_name)).toEqual(expect.arrayContaining(['keys-a', 'keys-a', 'keys-b']));
+      expect(await s.revokeApiKey(k1, 60)).toBe(true);
+      expect(await s.revokeApiKey(k1, 70)).toBe(false);
+      expect(await s.revokeApiKey('key_missing', 70)).toBe(false);
+      expect(await s.findKey('1'.repeat(64))).toBeNull();
+      expect(await s.findAccountByKeyHash('1'.repeat(64))).toBeNull();
+      expect(await s.findAccountByKeyHash('2'.repeat(64))).toEqual(a);
+      expect((await s.listApiKeys('keys-a'))[0].revoked_at).toBe(60);
     });
 
     it('upload → submit → claim → complete moves counters and the timestamp chain', async () => {
@@ -182,6 +206,27 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect(ev.map((e) => e.run)).toEqual([1, 2]);
       expect(ev[1].batch.counts).toEqual({ queued: 0, processing: 0, succeeded: 1, failed: 1, canceled: 1 });
       expect(ev[1].batch.max_completed_at).toBe(3300);
+      await consistent(s, acc.id, batch.id);
+    });
+
+    it('awaiting_process counts uploads since the last submit: upload adds, submit clears, cancel and delete remove', async () => {
+      const s = await fresh();
+      const { acc, batch, documents } = await setup(s, 3);
+      expect(batch.awaiting_process).toBe(3);
+      expect((await s.deleteDocument(acc.id, documents[0].id, 1050))?.outcome).toBe('canceled');
+      expect((await consistent(s, acc.id, batch.id)).awaiting_process).toBe(2);
+      const sub = await s.submitBatch(acc.id, 'b1', 1100);
+      expect(sub).toMatchObject({ submitted: 2, batch: { awaiting_process: 0 } });
+      // A submitted document canceled before a worker claims it no longer awaited a process call.
+      expect((await s.deleteDocument(acc.id, documents[1].id, 1150))?.outcome).toBe('canceled');
+      expect((await consistent(s, acc.id, batch.id)).awaiting_process).toBe(0);
+      const more = await s.insertDocuments(acc.id, 'b1', [doc(7), doc(8)], 1200);
+      expect(more.batch.awaiting_process).toBe(2);
+      expect((await s.submitBatch(acc.id, 'b1', 1250))?.batch.awaiting_process).toBe(0);
+      await s.insertDocuments(acc.id, 'b1', [doc(9)], 1300);
+      expect((await consistent(s, acc.id, batch.id)).awaiting_process).toBe(1);
+      const final = await s.deleteBatch(acc.id, 'b1', 1400);
+      expect(final?.awaiting_process).toBe(0);
       await consistent(s, acc.id, batch.id);
     });
 

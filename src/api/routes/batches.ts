@@ -81,7 +81,7 @@ export function batchRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags: ['batches'],
-          summary: 'Per-document results, cursor-paginated (format=json); csv, xlsx and ndjson export the whole batch',
+          summary: 'Per-document results, cursor-paginated (format=json); csv, xlsx, ndjson and zip export the whole batch',
           security,
           params: BatchNameParams,
           querystring: ResultsQuery(50),

@@ -23,8 +23,9 @@ export function cleanFilename(raw: string | undefined): string {
 }
 
 /**
- * After a refusal the client may still be sending; reading (and discarding) the rest lets it
- * see the 4xx instead of a reset. Bounded at 8 s so a slow sender cannot hold the socket.
+ * After a refusal other than 413 the client may still be sending; reading (and discarding) the
+ * rest lets it see the 4xx instead of a reset. Bounded at 8 s so a slow sender cannot hold the
+ * socket.
  */
 async function drainRequest(request: FastifyRequest): Promise<void> {
   const raw = request.raw;
@@ -100,6 +101,12 @@ export function uploadRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           return reply.code(201).send({ batch_name, documents: res.documents.map(documentView) });
         } catch (err) {
           await Promise.allSettled(written.map((w) => blobs.delete(w.key)));
+          // Over a limit, the answer goes out at once and the connection closes: reading the rest
+          // of a 200 MB body first would cost the server the upload it refuses.
+          if (err instanceof ApiError && err.status === 413) {
+            reply.header('connection', 'close');
+            throw err;
+          }
           await drainRequest(request);
           // While reading the body, anything but our own refusals is the client's malformed
           // multipart (no boundary, cut off mid-part): 400, not 500.

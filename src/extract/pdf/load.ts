@@ -13,12 +13,16 @@ const PDFJS_ROOT = dirname(require.resolve('pdfjs-dist/package.json'));
 const CMAP_URL = join(PDFJS_ROOT, 'cmaps') + '/';
 const STANDARD_FONTS_URL = join(PDFJS_ROOT, 'standard_fonts') + '/';
 
-/** Opens `bytes` (copied: pdf.js detaches the buffer it is given). */
-export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
+/**
+ * Opens `bytes` (copied: pdf.js detaches the buffer it is given). pdf.js leaves out images over
+ * `maxMegapixels` (its `maxImageSize`), which `checkPdfBounds` cannot see (inline images).
+ */
+export async function openPdf(bytes: Uint8Array, maxMegapixels = 50): Promise<PDFDocumentProxy> {
   if (bytes.byteLength === 0) throw new ExtractError('corrupt_file', 'the file is empty (0 bytes)');
   const task = getDocument({
     data: new Uint8Array(bytes),
     isEvalSupported: false,
+    maxImageSize: maxMegapixels * 1e6,
     cMapUrl: CMAP_URL,
     cMapPacked: true,
     standardFontDataUrl: STANDARD_FONTS_URL,

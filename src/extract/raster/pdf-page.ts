@@ -18,12 +18,13 @@ interface CanvasAndContext {
     getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
   } | null;
 }
-interface CanvasFactory {
+export interface CanvasFactory {
   create(width: number, height: number): CanvasAndContext;
   destroy(entry: CanvasAndContext): void;
 }
 
-function canvasFactoryOf(page: PDFPageProxy, doc?: PDFDocumentProxy): CanvasFactory {
+/** The canvas factory pdf.js renders a page with (its own, @napi-rs/canvas under Node). */
+export function canvasFactoryOf(page: PDFPageProxy, doc?: PDFDocumentProxy): CanvasFactory {
   // PDFDocumentProxy.canvasFactory is public in pdfjs-dist 5; a page reaches the same object
   // through its transport when the document is not at hand.
   const f = (doc as unknown as { canvasFactory?: CanvasFactory } | undefined)?.canvasFactory ??

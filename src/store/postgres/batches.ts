@@ -29,18 +29,21 @@ export async function bumpBatch(q: Q, id: string, d: BatchDelta): Promise<BatchR
   const sql = `UPDATE batches SET
       queued = queued + $2, processing = processing + $3, succeeded = succeeded + $4,
       failed = failed + $5, canceled = canceled + $6, document_count = document_count + $7,
-      min_started_at = LEAST(min_started_at, $8::bigint), max_completed_at = GREATEST(max_completed_at, $9::bigint)
+      min_started_at = LEAST(min_started_at, $8::bigint), max_completed_at = GREATEST(max_completed_at, $9::bigint),
+      awaiting_process = awaiting_process + $10
     WHERE id = $1 RETURNING ${BATCH_COLUMNS}`;
-  return toBatch((await q.query(sql, [p.id, p.dq, p.dp, p.ds, p.df, p.dc, p.dn, p.started, p.completed])).rows[0]);
+  return toBatch((await q.query(sql, [p.id, p.dq, p.dp, p.ds, p.df, p.dc, p.dn, p.started, p.completed, p.da])).rows[0]);
 }
 
-export async function incrementRun(q: Q, id: string): Promise<BatchRow> {
-  return toBatch((await q.query(`UPDATE batches SET run = run + 1 WHERE id = $1 RETURNING ${BATCH_COLUMNS}`, [id])).rows[0]);
+/** A process call submitted `submitted` uploaded documents: a new run, and they no longer await it. */
+export async function incrementRun(q: Q, id: string, submitted: number): Promise<BatchRow> {
+  const sql = `UPDATE batches SET run = run + 1, awaiting_process = awaiting_process - $2 WHERE id = $1 RETURNING ${BATCH_COLUMNS}`;
+  return toBatch((await q.query(sql, [id, submitted])).rows[0]);
 }
 
-/** Marks the live batch deleted (taking its row lock first); null if there is none. */
+/** Marks the live batch deleted (taking its row lock first; its uploaded documents are canceled in the same transaction); null if there is none. */
 export async function markBatchDeleted(q: Q, accountId: string, name: string, now: number): Promise<BatchRow | null> {
-  const sql = `UPDATE batches SET deleted_at = $3 WHERE account_id = $1 AND name = $2 AND deleted_at IS NULL RETURNING ${BATCH_COLUMNS}`;
+  const sql = `UPDATE batches SET deleted_at = $3, awaiting_process = 0 WHERE account_id = $1 AND name = $2 AND deleted_at IS NULL RETURNING ${BATCH_COLUMNS}`;
   return one((await q.query(sql, [accountId, name, now])).rows);
 }
 
@@ -75,6 +78,7 @@ export async function recountBatchRow(q: Q, id: string): Promise<BatchRecount> {
          count(*) FILTER (WHERE state = 'succeeded') AS succeeded,
          count(*) FILTER (WHERE state = 'failed') AS failed,
          count(*) FILTER (WHERE state = 'canceled') AS canceled,
+         count(*) FILTER (WHERE state = 'uploaded') AS awaiting_process,
          count(*) AS document_count, min(started_at) AS min_started_at, max(completed_at) AS max_completed_at
        FROM documents WHERE batch_id = $1`,
       [id],
@@ -83,6 +87,7 @@ export async function recountBatchRow(q: Q, id: string): Promise<BatchRecount> {
   return {
     counts: { queued: Number(r.queued), processing: Number(r.processing), succeeded: Number(r.succeeded), failed: Number(r.failed), canceled: Number(r.canceled) },
     document_count: Number(r.document_count),
+    awaiting_process: Number(r.awaiting_process),
     min_started_at: r.min_started_at === null ? null : Number(r.min_started_at),
     max_completed_at: r.max_completed_at === null ? null : Number(r.max_completed_at),
   };

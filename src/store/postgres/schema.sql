@@ -14,6 +14,8 @@ TABLE api_keys
   account_id text NOT NULL
   key_hash text NOT NULL
   created_at bigint NOT NULL
+  last_used_at bigint
+  revoked_at bigint
   CONSTRAINT api_keys_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id)
   CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash)
   CONSTRAINT api_keys_pkey PRIMARY KEY (id)
@@ -50,7 +52,9 @@ TABLE batches
   run integer NOT NULL DEFAULT 0
   deleted_at bigint
   webhook_url text
+  awaiting_process integer NOT NULL DEFAULT 0
   CONSTRAINT batches_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id)
+  CONSTRAINT batches_awaiting_process_check CHECK ((awaiting_process >= 0))
   CONSTRAINT batches_canceled_check CHECK ((canceled >= 0))
   CONSTRAINT batches_document_count_check CHECK ((document_count >= 0))
   CONSTRAINT batches_failed_check CHECK ((failed >= 0))

@@ -6,7 +6,7 @@ import { toClaimed } from '../rows.js';
 import { batchPages, deletion, deltas, isFirstClaim, perBatch, resultPages, writesCompletedEvent } from '../rules.js';
 import type { ChangeStream } from '../changes.js';
 import type { RateLimitCounters } from '../rate-limits.js';
-import type { Account, BatchEvent, BatchRecount, BatchRow, ClaimedDocument, DocumentOutcome, DocumentResultRow, DocumentRow, NewDocument, Page, Store } from '../types.js';
+import type { Account, ApiKeyRow, BatchEvent, BatchRecount, BatchRow, ClaimedDocument, DocumentOutcome, DocumentResultRow, DocumentRow, KeyAuth, NewDocument, Page, Store } from '../types.js';
 import * as accounts from './accounts.js';
 import * as batches from './batches.js';
 import * as documents from './documents.js';
@@ -78,12 +78,30 @@ export class PostgresStore implements Store {
     return accounts.upsertAccount(this.pool, { id: newId('acc'), name, created_at: now });
   }
 
-  async createApiKey(accountId: string, keyHash: string, now: number): Promise<void> {
-    await accounts.insertApiKey(this.pool, { id: newId('key'), account_id: accountId, key_hash: keyHash, created_at: now });
+  async createApiKey(accountId: string, keyHash: string, now: number): Promise<string> {
+    const id = newId('key');
+    await accounts.insertApiKey(this.pool, { id, account_id: accountId, key_hash: keyHash, created_at: now });
+    return id;
   }
 
   async findAccountByKeyHash(keyHash: string): Promise<Account | null> {
-    return accounts.selectAccountByKeyHash(this.pool, keyHash);
+    return (await accounts.selectKeyByHash(this.pool, keyHash))?.account ?? null;
+  }
+
+  async findKey(keyHash: string): Promise<KeyAuth | null> {
+    return accounts.selectKeyByHash(this.pool, keyHash);
+  }
+
+  async touchApiKey(keyId: string, now: number): Promise<void> {
+    await accounts.updateKeyLastUsed(this.pool, keyId, now);
+  }
+
+  async listApiKeys(accountName?: string): Promise<ApiKeyRow[]> {
+    return accounts.selectApiKeys(this.pool, accountName ?? null);
+  }
+
+  async revokeApiKey(keyId: string, now: number): Promise<boolean> {
+    return accounts.updateKeyRevoked(this.pool, keyId, now);
   }
 
   async insertDocuments(accountId: string, batchName: string, docs: NewDocument[], now: number): Promise<{ batch: BatchRow; documents: DocumentRow[] }> {
@@ -111,7 +129,7 @@ export class PostgresStore implements Store {
       if (!submitted) return { submitted, batch };
       await notifyWork(c);
       await notifyChange(c, 'documents');
-      return { submitted, batch: await batches.incrementRun(c, batch.id) };
+      return { submitted, batch: await batches.incrementRun(c, batch.id, submitted) };
     });
     if (out?.submitted) this.listener.wake();
     return out;
@@ -161,7 +179,7 @@ export class PostgresStore implements Store {
       const { action, status } = deletion(doc);
       if (action === 'cancel' && (await documents.cancelOne(c, id, now))) {
         await notifyChange(c, 'documents');
-        await this.afterTransition(c, await batches.bumpBatch(c, doc.batch_id, deltas.canceled(1, now)), now);
+        await this.afterTransition(c, await batches.bumpBatch(c, doc.batch_id, deltas.canceled(1, now, doc.state === 'uploaded' ? 1 : 0)), now);
         return { outcome: 'canceled' as const, blob_key: doc.blob_key };
       }
       if (action === 'delete' && (await documents.deleteTerminal(c, id))) {

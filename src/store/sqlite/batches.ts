@@ -27,19 +27,22 @@ export function bumpBatch(db: Db, id: string, d: BatchDelta): BatchRow {
   const sql = `UPDATE batches SET
       queued = queued + @dq, processing = processing + @dp, succeeded = succeeded + @ds,
       failed = failed + @df, canceled = canceled + @dc, document_count = document_count + @dn,
+      awaiting_process = awaiting_process + @da,
       min_started_at = min(coalesce(min_started_at, @started), coalesce(@started, min_started_at)),
       max_completed_at = max(coalesce(max_completed_at, @completed), coalesce(@completed, max_completed_at))
     WHERE id = @id RETURNING ${BATCH_COLUMNS}`;
   return toBatch(prepared(db, sql).get(deltaParams(id, d)) as Raw);
 }
 
-export function incrementRun(db: Db, id: string): BatchRow {
-  return toBatch(prepared(db, `UPDATE batches SET run = run + 1 WHERE id = ? RETURNING ${BATCH_COLUMNS}`).get(id) as Raw);
+/** A process call submitted `submitted` uploaded documents: a new run, and they no longer await it. */
+export function incrementRun(db: Db, id: string, submitted: number): BatchRow {
+  const sql = `UPDATE batches SET run = run + 1, awaiting_process = awaiting_process - ? WHERE id = ? RETURNING ${BATCH_COLUMNS}`;
+  return toBatch(prepared(db, sql).get(submitted, id) as Raw);
 }
 
-/** Marks the live batch deleted; null if there is none. */
+/** Marks the live batch deleted (its uploaded documents are canceled in the same transaction); null if there is none. */
 export function markBatchDeleted(db: Db, accountId: string, name: string, now: number): BatchRow | null {
-  const sql = `UPDATE batches SET deleted_at = ? WHERE account_id = ? AND name = ? AND deleted_at IS NULL RETURNING ${BATCH_COLUMNS}`;
+  const sql = `UPDATE batches SET deleted_at = ?, awaiting_process = 0 WHERE account_id = ? AND name = ? AND deleted_at IS NULL RETURNING ${BATCH_COLUMNS}`;
   const r = prepared(db, sql).get(now, accountId, name) as Raw | undefined;
   return r ? toBatch(r) : null;
 }
@@ -78,12 +81,14 @@ export function recountBatchRow(db: Db, id: string): BatchRecount {
        coalesce(sum(state = 'succeeded'), 0) AS succeeded,
        coalesce(sum(state = 'failed'), 0) AS failed,
        coalesce(sum(state = 'canceled'), 0) AS canceled,
+       coalesce(sum(state = 'uploaded'), 0) AS awaiting_process,
        count(*) AS document_count, min(started_at) AS min_started_at, max(completed_at) AS max_completed_at
      FROM documents WHERE batch_id = ?`,
   ).get(id) as Raw;
   return {
     counts: { queued: Number(r.queued), processing: Number(r.processing), succeeded: Number(r.succeeded), failed: Number(r.failed), canceled: Number(r.canceled) },
     document_count: Number(r.document_count),
+    awaiting_process: Number(r.awaiting_process),
     min_started_at: r.min_started_at === null ? null : Number(r.min_started_at),
     max_completed_at: r.max_completed_at === null ? null : Number(r.max_completed_at),
   };

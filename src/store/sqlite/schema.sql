@@ -10,7 +10,7 @@ CREATE TABLE api_keys (
   account_id TEXT NOT NULL REFERENCES accounts(id),
   key_hash TEXT NOT NULL UNIQUE, -- sha256 hex of the key; the key itself is never stored
   created_at INTEGER NOT NULL
-);
+, last_used_at INTEGER, revoked_at INTEGER);
 
 CREATE TABLE batch_events (
   id TEXT PRIMARY KEY,
@@ -38,7 +38,7 @@ CREATE TABLE batches (
   run INTEGER NOT NULL DEFAULT 0,
   deleted_at INTEGER,
   webhook_url TEXT
-);
+, awaiting_process INTEGER NOT NULL DEFAULT 0 CHECK (awaiting_process >= 0));
 
 CREATE TABLE document_results (
   document_id TEXT PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,

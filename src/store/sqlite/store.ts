@@ -8,7 +8,7 @@ import { LocalChanges, nextEvent } from '../changes.js';
 import { toClaimed } from '../rows.js';
 import { batchPages, deletion, deltas, isFirstClaim, perBatch, resultPages, writesCompletedEvent } from '../rules.js';
 import type { RateLimitCounters } from '../rate-limits.js';
-import type { Account, BatchEvent, BatchRecount, BatchRow, ClaimedDocument, DocumentOutcome, DocumentResultRow, DocumentRow, NewDocument, Page, Store } from '../types.js';
+import type { Account, ApiKeyRow, BatchEvent, BatchRecount, BatchRow, ClaimedDocument, DocumentOutcome, DocumentResultRow, DocumentRow, KeyAuth, NewDocument, Page, Store } from '../types.js';
 import * as accounts from './accounts.js';
 import * as batches from './batches.js';
 import { migrateDatabase, openDatabase, type Db } from './db.js';
@@ -110,12 +110,30 @@ export class SqliteStore implements Store {
     });
   }
 
-  async createApiKey(accountId: string, keyHash: string, now: number): Promise<void> {
-    this.tx(() => accounts.insertApiKey(this.db, { id: newId('key'), account_id: accountId, key_hash: keyHash, created_at: now }), { durable: true });
+  async createApiKey(accountId: string, keyHash: string, now: number): Promise<string> {
+    const id = newId('key');
+    this.tx(() => accounts.insertApiKey(this.db, { id, account_id: accountId, key_hash: keyHash, created_at: now }), { durable: true });
+    return id;
   }
 
   async findAccountByKeyHash(keyHash: string): Promise<Account | null> {
-    return accounts.selectAccountByKeyHash(this.db, keyHash);
+    return accounts.selectKeyByHash(this.db, keyHash)?.account ?? null;
+  }
+
+  async findKey(keyHash: string): Promise<KeyAuth | null> {
+    return accounts.selectKeyByHash(this.db, keyHash);
+  }
+
+  async touchApiKey(keyId: string, now: number): Promise<void> {
+    this.tx(() => accounts.updateKeyLastUsed(this.db, keyId, now));
+  }
+
+  async listApiKeys(accountName?: string): Promise<ApiKeyRow[]> {
+    return accounts.selectApiKeys(this.db, accountName ?? null);
+  }
+
+  async revokeApiKey(keyId: string, now: number): Promise<boolean> {
+    return this.tx(() => accounts.updateKeyRevoked(this.db, keyId, now), { durable: true });
   }
 
   async insertDocuments(accountId: string, batchName: string, docs: NewDocument[], now: number): Promise<{ batch: BatchRow; documents: DocumentRow[] }> {
@@ -152,7 +170,7 @@ export class SqliteStore implements Store {
         const batch = batches.selectLiveBatch(this.db, accountId, batchName);
         if (!batch) return null;
         const submitted = documents.submitUploaded(this.db, batch.id);
-        return { submitted, batch: submitted ? batches.incrementRun(this.db, batch.id) : batch };
+        return { submitted, batch: submitted ? batches.incrementRun(this.db, batch.id, submitted) : batch };
       },
       (out) => !!out?.submitted,
     );
@@ -206,7 +224,7 @@ export class SqliteStore implements Store {
         if (!doc) return null;
         const { action, status } = deletion(doc);
         if (action === 'cancel' && documents.cancelOne(this.db, id, now)) {
-          this.afterTransition(batches.bumpBatch(this.db, doc.batch_id, deltas.canceled(1, now)), now);
+          this.afterTransition(batches.bumpBatch(this.db, doc.batch_id, deltas.canceled(1, now, doc.state === 'uploaded' ? 1 : 0)), now);
           return { outcome: 'canceled' as const, blob_key: doc.blob_key };
         }
         if (action === 'delete' && documents.deleteTerminal(this.db, id)) {

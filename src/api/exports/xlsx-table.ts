@@ -1,0 +1,78 @@
+/**
+ * One table as one sheet: every cell at its own row and column (sheet row = table row + 1),
+ * merged exactly over its `row_span` × `col_span` with its text in the top-left cell, header
+ * rows bold, frozen and filtered, body cells typed in the document's number format.
+ *
+ * The rows are filled by position before any is committed: exceljs' streaming writer creates
+ * rows when cells are merged, so merging first and then appending rows put every row of text
+ * below the merged area.
+ */
+import type ExcelJS from 'exceljs';
+import type { Table } from '../../extract/types.js';
+import { boldRow, ColumnWidths, sheetOptions, styleSheet } from './sheet-style.js';
+import { typedCell, type NumberStyle } from './typed.js';
+
+/** A merge as [top, left, bottom, right], 1-based and inclusive. */
+export type Merge = [number, number, number, number];
+
+/** A placed cell: 0-based position, its value, its format code. */
+export interface PlacedCell {
+  row: number;
+  col: number;
+  value: string | number | Date;
+  numFmt?: string;
+}
+
+/**
+ * The table's cells placed on its grid: body cells typed (header rows stay text), merges for
+ * every span, clipped to the grid; a cell inside an earlier cell's span is dropped rather than
+ * overlapping it (a spreadsheet cannot hold two merges over one cell).
+ */
+export function placeTable(t: Table, style: NumberStyle): { cells: PlacedCell[]; merges: Merge[] } {
+  const taken = new Set<number>();
+  const cells: PlacedCell[] = [];
+  const merges: Merge[] = [];
+  const sorted = [...t.cells].sort((a, b) => a.row - b.row || a.col - b.col);
+  for (const c of sorted) {
+    if (c.row >= t.n_rows || c.col >= t.n_cols || taken.has(c.row * t.n_cols + c.col)) continue;
+    const bottom = Math.min(t.n_rows, c.row + Math.max(1, c.row_span)) - 1;
+    const right = Math.min(t.n_cols, c.col + Math.max(1, c.col_span)) - 1;
+    let free = true;
+    for (let r = c.row; r <= bottom && free; r++) for (let k = c.col; k <= right; k++) if (taken.has(r * t.n_cols + k)) free = false;
+    if (!free) continue;
+    for (let r = c.row; r <= bottom; r++) for (let k = c.col; k <= right; k++) taken.add(r * t.n_cols + k);
+    const typed = c.row < t.header_rows ? { value: c.text } : typedCell(c.text, style);
+    cells.push({ row: c.row, col: c.col, ...typed });
+    if (bottom > c.row || right > c.col) merges.push([c.row + 1, c.col + 1, bottom + 1, right + 1]);
+  }
+  return { cells, merges };
+}
+
+/** A sheet name for the n-th table (1-based): unique by its number, ≤ 31 characters, no []:*?/\'. */
+export function tableSheetName(n: number, fileBase: string, tableIndex: number): string {
+  const clean = fileBase.replace(/[[\]:*?/\\']/g, '_');
+  return `${n} ${clean} t${tableIndex + 1}`.slice(0, 31);
+}
+
+/** Writes table `t` as a new sheet of the streaming workbook `wb`. */
+export function writeTableSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, name: string, t: Table, style: NumberStyle): void {
+  const headerRows = Math.min(t.header_rows, t.n_rows);
+  const ws = wb.addWorksheet(name, sheetOptions(headerRows));
+  const { cells, merges } = placeTable(t, style);
+  const widths = new ColumnWidths();
+  for (const c of cells) {
+    const merge = merges.find((m) => m[0] === c.row + 1 && m[1] === c.col + 1);
+    const shown = c.value instanceof Date ? 'yyyy-mm-dd' : String(c.value);
+    widths.addSpanned(c.col, merge ? merge[3] - merge[1] + 1 : 1, shown);
+  }
+  styleSheet(ws, widths, t.n_cols, headerRows, t.n_rows);
+  for (const c of cells) {
+    const cell = ws.getRow(c.row + 1).getCell(c.col + 1);
+    cell.value = c.value;
+    if (c.numFmt) cell.numFmt = c.numFmt;
+  }
+  for (let r = 1; r <= headerRows; r++) boldRow(ws.getRow(r));
+  for (const m of merges) ws.mergeCells(...m);
+  for (let r = 1; r <= t.n_rows; r++) ws.getRow(r).commit();
+  ws.commit();
+}

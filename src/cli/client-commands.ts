@@ -1,0 +1,44 @@
+/**
+ * The client commands (API.md §8): they talk to a running server through the SDK
+ * (`src/client/`), with the server from --url / TABLEMILL_URL and the key from --key /
+ * TABLEMILL_API_KEY.
+ */
+import type { Command } from 'commander';
+import { remoteClient, type RemoteFlags } from './remote.js';
+
+type Opts = RemoteFlags & Record<string, unknown>;
+
+function remote(cmd: Command): Command {
+  return cmd.option('--url <url>', 'the server (default: TABLEMILL_URL, else http://127.0.0.1:8080)').option('--key <key>', 'the API key (default: TABLEMILL_API_KEY)');
+}
+
+/** Registers upload, process, status, results and convert; `exits` records each exit code. */
+export function registerClientCommands(program: Command, exits: <A extends unknown[]>(fn: (...args: A) => Promise<number>) => (...args: A) => Promise<void>): void {
+  remote(program.command('upload').description('upload files and folders (recursively) to a batch; safe to re-run (no duplicates)'))
+    .argument('<batch>', 'the batch name (created if new)')
+    .argument('<path...>', 'files, and folders whose PDF and image files are sent')
+    .addHelpText('after', '\nPrints ID<TAB>PATH per document on stdout; a progress bar (files, bytes) on stderr when it is a terminal.')
+    .action(exits(async (batch: string, paths: string[], opts: Opts) => (await import('./upload.js')).run(remoteClient(opts), batch, paths)));
+
+  remote(program.command('process').description('submit every uploaded, not yet submitted document of the batch'))
+    .argument('<batch>', 'the batch name')
+    .action(exits(async (batch: string, opts: Opts) => (await import('./status.js')).submit(remoteClient(opts), batch)));
+
+  remote(program.command('status').description("the batch's status as JSON on stdout"))
+    .argument('<batch>', 'the batch name')
+    .option('--watch', 'live progress on stderr until all documents are done (long-poll, honours Retry-After)')
+    .action(exits(async (batch: string, opts: Opts) => (await import('./status.js')).status(remoteClient(opts), batch, opts.watch === true)));
+
+  remote(program.command('results').description("download the batch's results"))
+    .argument('<batch>', 'the batch name')
+    .option('--format <format>', 'json, csv, xlsx, ndjson or zip', 'json')
+    .option('--out <file>', 'write to FILE instead of stdout')
+    .action(exits(async (batch: string, opts: Opts) => (await import('./results.js')).run(remoteClient(opts), batch, opts as { format: string; out?: string })));
+
+  remote(program.command('convert').description('upload, process, wait and download in one step'))
+    .argument('<path...>', 'files, and folders whose PDF and image files are sent')
+    .requiredOption('--out <file>', 'the output; its extension picks the format: .xlsx, .csv, .json, .ndjson or .zip')
+    .option('--batch <name>', 'the batch name (default: convert-<time>-<random>)')
+    .addHelpText('after', '\nExit code 3, naming the failed files on stderr, when any document failed (FILE is written either way).')
+    .action(exits(async (paths: string[], opts: Opts) => (await import('./convert.js')).run(remoteClient(opts), paths, opts as { out: string; batch?: string })));
+}

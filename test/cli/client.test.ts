@@ -1,0 +1,116 @@
+// The client commands as a user runs them, against a real server: `convert` of a folder to an
+// XLSX, and an `upload` killed half way then re-run.
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TablemillClient } from '../../src/client/index.js';
+import { icdarPdf } from '../e2e/fixtures.js';
+import { BIN, childEnv, createKeyCli, serve, tempDataDir, type ServeProcess } from '../e2e/server.js';
+import { REPO_ROOT } from '../paths.js';
+
+let api: ServeProcess;
+let key: string;
+const env = { TABLEMILL_DATA_DIR: tempDataDir(), TABLEMILL_WORKER_CONCURRENCY: '2' };
+
+beforeAll(async () => {
+  key = createKeyCli(env, 'cli');
+  api = await serve(env);
+}, 120_000);
+afterAll(async () => {
+  await api?.stop();
+});
+
+function cli(args: string[]) {
+  return spawnSync(process.execPath, [BIN, ...args], { env: childEnv({ TABLEMILL_URL: api.url, TABLEMILL_API_KEY: key }), encoding: 'utf8', timeout: 180_000 });
+}
+
+describe('tablemill convert', () => {
+  it('a folder of 3 PDFs and 2 PNGs (and a text file it skips) becomes one XLSX with their tables', async () => {
+    const dir = join(tempDataDir('tm-convert-'), 'in');
+    mkdirSync(join(dir, 'scans'), { recursive: true });
+    for (const n of ['eu-002', 'eu-003', 'eu-005']) writeFileSync(join(dir, `${n}.pdf`), icdarPdf(n));
+    for (const n of ['grid-clean', 'navy-header']) copyFileSync(join(REPO_ROOT, 'test/fixtures/images', `${n}.png`), join(dir, 'scans', `${n}.png`));
+    writeFileSync(join(dir, 'notes.txt'), 'not a document');
+    const out = join(dir, '..', 'tables.xlsx');
+
+    const r = cli(['convert', dir, '--out', out, '--batch', 'folder']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('uploaded 5 files');
+    expect(r.stderr).toContain('5 succeeded, 0 failed');
+
+    const results = await new TablemillClient(api.url, key).results('folder');
+    expect(results.map((d) => d.filename).sort()).toEqual(['eu-002.pdf', 'eu-003.pdf', 'eu-005.pdf', 'grid-clean.png', 'navy-header.png']);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(out);
+    const names = wb.worksheets.map((w) => w.name);
+    expect(names.slice(0, 3)).toEqual(['Documents', 'Fields', 'Line items']);
+    const tables = results.flatMap((d) => d.tables ?? []);
+    expect(tables.length).toBeGreaterThanOrEqual(5);
+    expect(names.length).toBe(3 + tables.length);
+    const documents = wb.getWorksheet('Documents')!;
+    const listed = new Set<string>();
+    documents.eachRow((row) => row.eachCell((c) => listed.add(String(c.text))));
+    for (const d of results) expect(listed).toContain(d.filename);
+    // Every table's non-empty cell text is somewhere in the workbook's table sheets.
+    const sheetText = wb.worksheets.slice(3).map((w) => {
+      const cells: string[] = [];
+      w.eachRow((row) => row.eachCell((c) => void (c.type !== ExcelJS.ValueType.Merge && cells.push(String(c.text).trim()))));
+      return new Set(cells);
+    });
+    for (const [i, t] of tables.entries()) {
+      const texts = t.cells.map((c) => c.text.trim()).filter((s) => s !== '' && !/^[\d.,\s%()-]+$/.test(s));
+      for (const s of texts.slice(0, 5)) expect(sheetText[i], `table ${i}`).toContain(s);
+    }
+  }, 240_000);
+
+  it('refuses an unknown output extension (exit 2) and a missing key (exit 78) before sending anything', () => {
+    const bad = cli(['convert', join(REPO_ROOT, 'test/fixtures/images/grid-clean.png'), '--out', 'x.docx']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--out must end in');
+    const noKey = spawnSync(process.execPath, [BIN, 'status', 'x'], { env: childEnv({ TABLEMILL_URL: api.url }), encoding: 'utf8' });
+    expect(noKey.status).toBe(78);
+    expect(noKey.stderr).toContain('TABLEMILL_API_KEY');
+  });
+});
+
+describe('tablemill upload', () => {
+  it('killed after at least 5 of 40 files, the re-run stores each file exactly once', async () => {
+    const dir = tempDataDir('tm-upload-');
+    // 40 real PDFs, each made distinct and ~1.5 MB by bytes after %%EOF, so the upload takes long
+    // enough to be killed half way.
+    const base = icdarPdf('eu-002');
+    for (let i = 0; i < 40; i++) writeFileSync(join(dir, `doc-${String(i).padStart(2, '0')}.pdf`), Buffer.concat([base, Buffer.from('\n%'), randomBytes(1_500_000)]));
+    const client = new TablemillClient(api.url, key);
+    const childE = childEnv({ TABLEMILL_URL: api.url, TABLEMILL_API_KEY: key });
+
+    const first = spawn(process.execPath, [BIN, 'upload', 'forty', dir], { env: childE, stdio: 'ignore' });
+    const exited = new Promise((r) => first.once('exit', r));
+    let seen = 0;
+    while (first.exitCode === null) {
+      seen = await client.getBatch('forty').then((b) => b.document_count, () => 0);
+      if (seen >= 5) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    first.kill('SIGKILL');
+    await exited;
+    const before = (await client.getBatch('forty')).document_count;
+    expect(before).toBeGreaterThanOrEqual(5);
+    expect(before).toBeLessThan(40);
+
+    const again = spawnSync(process.execPath, [BIN, 'upload', 'forty', dir], { env: childE, encoding: 'utf8', timeout: 180_000 });
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout.trim().split('\n')).toHaveLength(40);
+    const batch = await client.getBatch('forty');
+    expect(batch.document_count).toBe(40);
+    const names = (await client.results('forty')).map((d) => d.filename);
+    expect(names).toHaveLength(40);
+    expect(new Set(names).size).toBe(40);
+    // A third run changes nothing either.
+    expect(spawnSync(process.execPath, [BIN, 'upload', 'forty', dir], { env: childE, encoding: 'utf8' }).status).toBe(0);
+    expect((await client.getBatch('forty')).document_count).toBe(40);
+  }, 240_000);
+});
