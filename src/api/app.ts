@@ -17,6 +17,7 @@ import { healthRoutes } from './routes/health.js';
 import { pageRoutes } from './routes/pages.js';
 import { uploadRoutes } from './routes/upload.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { webappRoutes } from './routes/webapp.js';
 import { rateLimitHook } from './rate-limit.js';
 import { registerLongPoll } from './long-poll.js';
 import { registerIdempotency } from './idempotency.js';
@@ -100,6 +101,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   registerExporters(deps);
   await app.register(healthRoutes(deps));
   await app.register(docsRoutes());
+  await app.register(webappRoutes());
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', authHook(deps.store, deps.now));

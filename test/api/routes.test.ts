@@ -193,7 +193,12 @@ describe('operations routes', () => {
     const m = await h.app.inject({ url: '/metrics' });
     expect(m.headers['content-type']).toContain('text/plain');
     expect(m.body).toMatch(/tablemill_http_requests_total\{method="GET",route="\/v1\/batches\/:batch_name",status="200"\} \d+/);
-    expect(m.body).toContain('tablemill_http_request_duration_seconds_bucket{method="GET",route="/healthz",le="0.005"}');
+    expect(m.body).toMatch(/^tablemill_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/healthz"\} \d+$/m);
+    // prom-client's process metrics, and the histograms the workers and webhooks fill.
+    expect(m.body).toMatch(/^process_resident_memory_bytes \d+$/m);
+    for (const h of ['tablemill_extraction_duration_seconds', 'tablemill_queue_wait_seconds', 'tablemill_ocr_duration_seconds', 'tablemill_webhook_attempt_duration_seconds']) {
+      expect(m.body).toContain(`# TYPE ${h} histogram`);
+    }
     // Store-wide gauges, read at scrape time from the batch counters (earlier tests left documents).
     expect(m.body).toMatch(/^tablemill_documents\{status="queued"\} \d+$/m);
     expect(m.body).toMatch(/^tablemill_queue_depth \d+$/m);

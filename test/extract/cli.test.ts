@@ -1,11 +1,13 @@
 /** `tablemill extract` as a user runs it: a real process on real PDFs. */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ICDAR_DIR } from '../paths.js';
+import { compressionBombPdf, imageBombPdf } from '../bombs.js';
+import { scannedPdf } from '../e2e/fixtures.js';
 
 const run = promisify(execFile);
 const BIN = resolve(import.meta.dirname, '../../bin/tablemill');
@@ -56,4 +58,57 @@ describe('tablemill extract', () => {
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('--out');
   });
+
+  it('hostile PDFs end as processing_error inside the time limit, every process under the memory bound', async () => {
+    const files = { 'bomb.pdf': await compressionBombPdf(), 'image-bomb.pdf': await imageBombPdf(), 'slow-scan.pdf': await scannedPdf(8) };
+    for (const [name, bytes] of Object.entries(files)) writeFileSync(join(dir, name), bytes);
+    const out = join(dir, 'hostile');
+    const maxRssMb = 600;
+    const timeoutMs = 4000;
+    const started = Date.now();
+    const proc = spawn(process.execPath, [BIN, 'extract', '--out', out, '--jobs', '2', '--timeout-ms', String(timeoutMs), ...Object.keys(files).map((n) => join(dir, n))], {
+      env: { ...process.env, TABLEMILL_WORKER_MAX_RSS_MB: String(maxRssMb) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    proc.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise<number | null>((resolveExit) => {
+      const peaks = new Map<number, number>();
+      const timer = setInterval(() => {
+        for (const [pid, rss] of treeRss(proc.pid!)) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, rss));
+      }, 25);
+      proc.once('exit', (c) => {
+        clearInterval(timer);
+        const children = [...peaks].filter(([pid]) => pid !== proc.pid).map(([, mb]) => mb);
+        console.log(`extract of 3 hostile PDFs: ${((Date.now() - started) / 1000).toFixed(1)} s; peak RSS: CLI ${peaks.get(proc.pid!)?.toFixed(0)} MB, children ${children.map((m) => m.toFixed(0)).join(', ')} MB`);
+        for (const mb of children) expect(mb).toBeLessThan(maxRssMb + 100); // one 50 ms poll of growth past the bound at most
+        expect(peaks.get(proc.pid!)).toBeLessThan(400);
+        resolveExit(c);
+      });
+    });
+    expect(code, stderr).toBe(3);
+    const error = (name: string) => JSON.parse(readFileSync(join(out, name.replace('.pdf', '.json')), 'utf8')).processing_error;
+    expect(error('bomb.pdf').code).toBe('resource_limit');
+    expect(error('image-bomb.pdf').code).toBe('resource_limit');
+    expect(error('slow-scan.pdf')).toEqual({ code: 'timeout', message: `extraction exceeded the ${timeoutMs} ms time limit` });
+  }, 180_000);
 });
+
+/** RSS in MB of `root` and every process below it (from /proc; Linux). */
+function treeRss(root: number): Map<number, number> {
+  const parent = new Map<number, number>();
+  const rss = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${name}/status`, 'utf8'));
+      if (kb) rss.set(Number(name), Number(kb[1]) / 1024);
+    } catch {
+      // The process ended while we read it.
+    }
+  }
+  const inTree = (pid: number): boolean => pid === root || (parent.has(pid) && pid > 1 && inTree(parent.get(pid)!));
+  return new Map([...rss].filter(([pid]) => inTree(pid)));
+}
