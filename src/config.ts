@@ -44,6 +44,8 @@ export interface Config {
   webhooks: { allowPrivate: boolean; retryScheduleMs: number[]; timeoutMs: number };
   rateLimits: { enabled: boolean; statusPerMinute: number; defaultPerMinute: number };
   logLevel: string;
+  /** Where `tablemill worker` answers `/metrics` (on `host`); null: nowhere. */
+  metricsPort: number | null;
 }
 
 export class ConfigError extends Error {
@@ -75,6 +77,7 @@ export const FLAG_TO_ENV: Record<string, string> = {
   'ocr-langs': 'TABLEMILL_OCR_LANGS',
   'ocr-engine': 'TABLEMILL_OCR_ENGINE',
   'log-level': 'TABLEMILL_LOG_LEVEL',
+  'metrics-port': 'TABLEMILL_METRICS_PORT',
 };
 
 function int(env: Record<string, string | undefined>, name: string, def: number, min: number, max: number): number {
@@ -167,5 +170,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       defaultPerMinute: int(e, 'TABLEMILL_RATE_LIMIT_DEFAULT', 600, 1, 1_000_000),
     },
     logLevel: (e.TABLEMILL_LOG_LEVEL ?? 'info').trim(),
+    metricsPort: e.TABLEMILL_METRICS_PORT ? int(e, 'TABLEMILL_METRICS_PORT', 0, 0, 65535) : null,
   };
 }

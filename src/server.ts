@@ -5,13 +5,15 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './api/app.js';
 import type { AppDeps } from './api/deps.js';
-import { Metrics } from './api/metrics.js';
+import { Metrics } from './metrics/index.js';
 import type { Config } from './config.js';
 import { openStore } from './store/index.js';
 import type { BlobStore, Store } from './store/index.js';
 import { startTempSweep, type TempSweep } from './blobs/sweep.js';
 import { startWorkers, type Workers } from './worker/loop.js';
-import { startWebhookDispatcher } from './webhooks/plugin.js';
+import { startWebhookDispatcher, type AttemptLogger } from './webhooks/plugin.js';
+import { startMetricsServer, type MetricsServer } from './metrics/server.js';
+import { pino, type Logger } from 'pino';
 
 export interface RunningServer {
   /** `http://host:port` actually bound (port 0 picks a free one). */
@@ -43,11 +45,9 @@ export async function openStorage(config: Config): Promise<{ store: Store; blobs
   }
 }
 
-function workerLog(app: FastifyInstance | null) {
-  return (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => {
-    if (app) app.log[level](extra ?? {}, msg);
-    else if (level !== 'info') process.stderr.write(`${level}: ${msg} ${extra ? JSON.stringify(extra) : ''}\n`);
-  };
+/** The worker loop's log function on a pino logger (the app's, or the worker process's own). */
+function workerLog(logger: AttemptLogger) {
+  return (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => logger[level](extra ?? {}, msg);
 }
 
 /** Starts the API (and, unless disabled, the workers) and listens on `config.host:config.port`. */
@@ -65,7 +65,7 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<R
     sweep = startTempSweep(blobs, (removed) => log.info({ removed }, 'removed stale upload temp files'), (err) => log.error({ err }, 'temp file sweep failed'));
     await sweep.first;
     if (opts.workers && config.worker.concurrency > 0) {
-      workers = await startWorkers({ config, store, blobs, onOutcome: (s) => metrics.documentProcessed(s), log: workerLog(app) });
+      workers = await startWorkers({ config, store, blobs, metrics, onOutcome: (s) => metrics.documentProcessed(s), log: workerLog(app.log) });
     }
     const address = await app.listen({ port: config.port, host: config.host });
     const theApp = app;
@@ -91,20 +91,32 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<R
 }
 
 /** Workers only, against the configured database (cluster mode). */
-export async function startWorkerProcess(config: Config, opts: { graceMs?: number } = {}): Promise<{ workers: Workers; close(): Promise<void> }> {
+export async function startWorkerProcess(
+  config: Config,
+  opts: { graceMs?: number; logger?: Logger } = {},
+): Promise<{ workers: Workers; metricsUrl: string | null; close(): Promise<void> }> {
   const { store, blobs } = await openStorage(config);
+  // JSON lines on stdout at `TABLEMILL_LOG_LEVEL`, as `serve` writes through Fastify.
+  const logger = opts.logger ?? pino({ level: config.logLevel });
+  const metrics = new Metrics();
+  let metricsServer: MetricsServer | null = null;
   try {
-    const workers = await startWorkers({ config, store, blobs, log: workerLog(null) });
-    const webhooks = startWebhookDispatcher(config, store, (err) => workerLog(null)('error', 'webhook dispatcher', { err: String(err) }));
+    const workers = await startWorkers({ config, store, blobs, metrics, onOutcome: (s) => metrics.documentProcessed(s), log: workerLog(logger) });
+    const webhooks = startWebhookDispatcher(config, store, logger, metrics);
+    if (config.metricsPort !== null) metricsServer = await startMetricsServer(metrics, config.metricsPort, config.host);
+    const served = metricsServer;
     return {
       workers,
+      metricsUrl: served ? `${served.url}/metrics` : null,
       async close() {
+        await served?.close();
         await webhooks.stop();
         await workers.stop(opts.graceMs);
         await store.close();
       },
     };
   } catch (err) {
+    await metricsServer?.close().catch(() => {});
     await store.close().catch(() => {});
     throw err;
   }

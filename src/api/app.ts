@@ -9,7 +9,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { randomBytes } from 'node:crypto';
 import { authHook } from './auth.js';
 import type { AppDeps } from './deps.js';
-import { registerErrorHandling } from './errors.js';
+import { frameworkErrorHandler, MAX_PARAM_LENGTH, registerErrorHandling } from './errors.js';
 import { batchRoutes } from './routes/batches.js';
 import { docsRoutes } from './routes/docs.js';
 import { documentRoutes } from './routes/documents.js';
@@ -17,33 +17,13 @@ import { healthRoutes } from './routes/health.js';
 import { pageRoutes } from './routes/pages.js';
 import { uploadRoutes } from './routes/upload.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { webappRoutes } from './routes/webapp.js';
 import { rateLimitHook } from './rate-limit.js';
 import { registerLongPoll } from './long-poll.js';
 import { registerIdempotency } from './idempotency.js';
 import { registerExporters } from './exports/index.js';
+import { finishOpenApi } from './openapi.js';
 import { webhookDispatcherHooks } from '../webhooks/plugin.js';
-
-const UPLOAD_PATH = '/v1/batches/{batch_name}/documents';
-
-/** Adds the multipart request body, which Fastify's own schema cannot describe, to the OpenAPI document. */
-function describeUpload(doc: Record<string, any>): Record<string, any> {
-  const op = doc.paths?.[UPLOAD_PATH]?.post;
-  if (op) {
-    op.requestBody = {
-      required: true,
-      content: {
-        'multipart/form-data': {
-          schema: {
-            type: 'object',
-            required: ['file'],
-            properties: { file: { type: 'array', items: { type: 'string', format: 'binary' }, description: 'one part per file, each named `file`' } },
-          },
-        },
-      },
-    };
-  }
-  return doc;
-}
 
 /**
  * Request ids: a random per-app prefix and a counter (`req_` + 32 hex). They need to be unique,
@@ -67,6 +47,9 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     // JSON bodies are small (webhook registration); uploads are multipart and streamed.
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    // Batch names of up to 128 characters are valid; the default limit (100) answered 414.
+    maxParamLength: MAX_PARAM_LENGTH,
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', async (request, reply) => {
@@ -93,13 +76,14 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'an API key from `tablemill keys create`' } } },
       tags: [{ name: 'batches' }, { name: 'documents' }, { name: 'operations' }],
     },
-    transformObject: (input) => describeUpload((input as { openapiObject: Record<string, any> }).openapiObject) as any,
+    transformObject: (input) => finishOpenApi((input as { openapiObject: Record<string, any> }).openapiObject) as any,
   });
 
   webhookDispatcherHooks(app, deps);
   registerExporters(deps);
   await app.register(healthRoutes(deps));
   await app.register(docsRoutes());
+  await app.register(webappRoutes());
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', authHook(deps.store, deps.now));

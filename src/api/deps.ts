@@ -7,7 +7,7 @@ import type { BlobStore } from '../blobs/types.js';
 import type { Config } from '../config.js';
 import type { StatusCounts } from '../domain/batch.js';
 import type { Account, BatchRow, DocumentResultRow, Store } from '../store/types.js';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from '../metrics/index.js';
 
 /** Serves `?format=<name>` of the results routes (csv, xlsx, ndjson). */
 export interface ResultExporter {

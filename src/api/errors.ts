@@ -55,6 +55,26 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: Api
   return reply.code(err.status).type('application/json; charset=utf-8').send({ error: body });
 }
 
+/** Longest path parameter the router matches: a batch name is at most 128 characters (API.md §2). */
+export const MAX_PARAM_LENGTH = 256;
+
+/**
+ * Fastify's `frameworkErrors`: what the router refuses before any route or hook runs (a path
+ * parameter over MAX_PARAM_LENGTH, a malformed percent-encoding) answers in the envelope too,
+ * with the headers the onRequest hook would have set. Both are invalid requests (400): the
+ * contract has no 414.
+ */
+export function frameworkErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
+  const apiErr =
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new ApiError(400, 'invalid_request', `a path segment is longer than ${MAX_PARAM_LENGTH} characters`)
+      : err.code === 'FST_ERR_BAD_URL'
+        ? new ApiError(400, 'invalid_request', 'the path is not a valid URL component')
+        : toApiError(err);
+  void sendError(request, reply, apiErr);
+}
+
 /** Installs the error and not-found handlers on the root instance. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {

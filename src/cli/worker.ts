@@ -15,6 +15,7 @@ export async function run(flags: Record<string, string>): Promise<number> {
   const proc = await startWorkerProcess(config);
   const mode = config.databaseUrl ? 'postgresql' : `sqlite ${config.dataDir}`;
   process.stdout.write(`tablemill worker running ${config.worker.concurrency} threads against ${mode}\n`);
+  if (proc.metricsUrl) process.stdout.write(`tablemill worker metrics on ${proc.metricsUrl}\n`);
   await untilSignal();
   await proc.close();
   // Everything is written; a thread still exiting must not keep the process up (see ExtractionPool.close).

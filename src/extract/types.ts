@@ -170,6 +170,8 @@ export interface ExtractOptions {
    * end of its page, so a thread terminated for the limit is gone at once. Unset: no limit.
    */
   deadlineAt?: number;
+  /** Told of each OCR run (a page, or a page's second look) with its engine and time (metrics). */
+  onOcr?: (engine: 'addon' | 'program' | 'js', ms: number) => void;
 }
 
 /** Which Tesseract build reads raster pages. */

@@ -77,6 +77,7 @@ export function toClaimed(r: Raw): ClaimedDocument {
     content_type: r.content_type as string,
     filename: r.filename as string,
     attempt: num(r.attempts),
+    queued_at: r.queued_at === null || r.queued_at === undefined ? null : num(r.queued_at),
   };
 }
 

@@ -99,6 +99,8 @@ export interface ClaimedDocument {
   content_type: string;
   filename: string;
   attempt: number;
+  /** When it last entered the queue (epoch ms; null for documents queued before this was kept). */
+  queued_at?: number | null;
 }
 
 export type DocumentOutcome =

@@ -24,6 +24,27 @@ export interface DispatcherOptions {
   /** Attempts claimed (and sent concurrently) per round. */
   batchSize?: number;
   onError?: (err: unknown) => void;
+  /** Told of every attempt once its outcome is recorded (log line, metrics). */
+  onAttempt?: (attempt: AttemptReport) => void;
+}
+
+/** One finished delivery attempt. */
+export interface AttemptReport {
+  delivery_id: string;
+  event_id: string;
+  batch_id: string;
+  attempt: number;
+  /** `delivered`, `retry` (another attempt is scheduled), `failed` (schedule spent) or `disabled` (410). */
+  outcome: 'delivered' | 'retry' | 'failed' | 'disabled';
+  response_status: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+function outcomeOf(r: AttemptResult): AttemptReport['outcome'] {
+  if (r.status === 'delivered') return 'delivered';
+  if (r.disable) return 'disabled';
+  return r.retry_at === null ? 'failed' : 'retry';
 }
 
 export interface Dispatcher {
@@ -81,9 +102,22 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
   let timer: NodeJS.Timeout | null = null;
 
   async function attempt(claim: ClaimedDelivery): Promise<void> {
+    const started = performance.now();
     const out = await sendWebhook({ url: claim.url, secret: claim.secret, eventId: claim.event_id, body: eventBody(claim), timeoutMs, allowPrivate });
     const t = now();
-    await opts.webhooks.finishAttempt(claim, judge(out, claim.attempt, retryScheduleMs, t), newId('dlv'), t);
+    const result = judge(out, claim.attempt, retryScheduleMs, t);
+    const recorded = await opts.webhooks.finishAttempt(claim, result, newId('dlv'), t);
+    if (!recorded) return;
+    opts.onAttempt?.({
+      delivery_id: claim.id,
+      event_id: claim.event_id,
+      batch_id: claim.batch_id,
+      attempt: claim.attempt,
+      outcome: outcomeOf(result),
+      response_status: result.response_status,
+      error: result.error,
+      duration_ms: Math.round(performance.now() - started),
+    });
   }
 
   async function round(): Promise<number> {

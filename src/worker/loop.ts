@@ -7,8 +7,9 @@ import type { BlobStore } from '../blobs/types.js';
 import type { Config } from '../config.js';
 import { startLeaseRenewal } from './lease.js';
 import { startReaper } from './reaper.js';
-import type { ClaimedDocument, DocumentOutcome, Store } from '../store/types.js';
-import { ExtractionAbortedError, ExtractionPool } from './pool.js';
+import type { Metrics } from '../metrics/index.js';
+import type { ClaimedDocument, Store } from '../store/types.js';
+import { ExtractionAbortedError, ExtractionPool, type ExtractionOutcome } from './pool.js';
 
 export interface WorkerDeps {
   config: Config;
@@ -16,6 +17,8 @@ export interface WorkerDeps {
   blobs: BlobStore;
   /** Called with each written outcome's status (metrics). */
   onOutcome?: (status: string) => void;
+  /** Extraction time, OCR time and queue wait of each document. */
+  metrics?: Metrics;
   log?: (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => void;
 }
 
@@ -34,6 +37,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   const log = deps.log ?? (() => {});
   const concurrency = Math.max(1, config.worker.concurrency);
   const pool = new ExtractionPool(config);
+  deps.metrics?.watchExtractionChildren(() => pool.memory());
   await pool.warm();
   // Reaping at half the lease bounds a dead worker's document to ~1.5 leases before it runs again.
   const reaper = startReaper(store, {
@@ -53,8 +57,12 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
     const renewal = startLeaseRenewal(store, doc, config.worker.leaseMs, {
       onLost: (reason) => log('warn', 'lease lost; abandoning the document', { document_id: doc.id, reason }),
     });
+    const waitMs = doc.queued_at == null ? null : Math.max(0, Date.now() - doc.queued_at);
+    if (waitMs !== null) deps.metrics?.queueWaited(waitMs / 1000);
+    log('info', 'document claimed', { document_id: doc.id, batch_id: doc.batch_id, account_id: doc.account_id, attempt: doc.attempt, queue_wait_ms: waitMs });
+    const started = performance.now();
     try {
-      let outcome: DocumentOutcome;
+      let outcome: ExtractionOutcome;
       let bytes: Buffer | null = null;
       try {
         bytes = await blobs.get(doc.blob_key);
@@ -64,14 +72,35 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
       // A lost lease aborts too: another attempt owns the document and our outcome would be discarded.
       if (bytes) outcome = await pool.extract(bytes, AbortSignal.any([kill.signal, renewal.signal]));
       const written = await store.completeDocument(doc.id, doc.attempt, outcome!, Date.now());
-      if (written) deps.onOutcome?.(outcome!.status);
-      else log('warn', 'lease lost before completion; outcome discarded', { document_id: doc.id, attempt: doc.attempt });
+      if (written) {
+        deps.onOutcome?.(outcome!.status);
+        finished(doc, outcome!, (performance.now() - started) / 1000);
+      } else log('warn', 'lease lost before completion; outcome discarded', { document_id: doc.id, attempt: doc.attempt });
     } catch (err) {
       // Shutdown: the lease runs out and the reaper hands the document to another worker.
       if (!(err instanceof ExtractionAbortedError)) log('error', 'document processing failed', { document_id: doc.id, error: String(err) });
     } finally {
       renewal.stop();
     }
+  }
+
+  /** The log line and metrics of a written outcome. */
+  function finished(doc: ClaimedDocument, o: ExtractionOutcome, seconds: number): void {
+    const kind = doc.content_type === 'application/pdf' ? 'pdf' : 'image';
+    const outcome = o.status === 'succeeded' ? 'succeeded' : o.error.code;
+    const engine = o.stats?.ocr_engine ?? (o.stats && kind === 'pdf' ? 'text' : null);
+    log('info', 'document finished', {
+      document_id: doc.id,
+      batch_id: doc.batch_id,
+      attempt: doc.attempt,
+      outcome,
+      duration_ms: Math.round(seconds * 1000),
+      pages: o.page_count,
+      kind,
+      engine,
+      ocr_ms: o.stats ? Math.round(o.stats.ocr_ms) : null,
+    });
+    deps.metrics?.extracted({ kind, outcome, seconds, ocrEngine: o.stats?.ocr_engine ?? null, ocrSeconds: (o.stats?.ocr_ms ?? 0) / 1000 });
   }
 
   async function run(): Promise<void> {

@@ -11,6 +11,7 @@ import type { ExtractOptions } from '../extract/types.js';
 import type { DocumentOutcome } from '../store/types.js';
 import { childEntry } from './entry.js';
 import { Slot, type SlotLimits, type SlotRun } from './slot.js';
+import type { TaskStats } from './task.js';
 
 /** Thrown by `extract` when the caller's signal (shutdown) aborted it: no outcome to write. */
 export class ExtractionAbortedError extends Error {
@@ -34,8 +35,11 @@ function runFailure(run: Exclude<SlotRun, { kind: 'done' } | { kind: 'aborted' }
   }
 }
 
-function failed(error: ProcessingError): DocumentOutcome {
-  return { status: 'failed', page_count: null, error };
+/** An outcome to store, with what the engine did (absent when the child gave no answer). */
+export type ExtractionOutcome = DocumentOutcome & { stats?: TaskStats };
+
+function failed(error: ProcessingError, stats?: TaskStats): ExtractionOutcome {
+  return { status: 'failed', page_count: null, error, stats };
 }
 
 /** A pool of `config.worker.concurrency` extraction child processes. */
@@ -73,7 +77,7 @@ export class ExtractionPool {
    * Extracts one document and returns the outcome to store; never rejects except with
    * `ExtractionAbortedError` when `signal` (shutdown) fires first.
    */
-  async extract(bytes: Uint8Array, signal?: AbortSignal): Promise<DocumentOutcome> {
+  async extract(bytes: Uint8Array, signal?: AbortSignal): Promise<ExtractionOutcome> {
     const slot = await this.acquire(signal);
     let keep = false;
     try {
@@ -90,7 +94,7 @@ export class ExtractionPool {
       slot.documents++;
       keep = slot.documents < this.config.worker.recycleAfter && (slot.memory()?.rssMb ?? 0) <= this.config.worker.recycleRssMb;
       const res = run.result;
-      return res.ok ? { status: 'succeeded', page_count: res.page_count, result_json: res.result_json } : failed(res.error);
+      return res.ok ? { status: 'succeeded', page_count: res.page_count, result_json: res.result_json, stats: res.stats } : failed(res.error, res.stats);
     } finally {
       this.release(keep ? slot : this.replace(slot));
     }

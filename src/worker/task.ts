@@ -13,8 +13,15 @@ export interface ExtractTask {
   opts: ExtractOptions;
 }
 
+/** What the engine did, for the worker's log line and metrics. */
+export interface TaskStats {
+  /** The OCR engine that read pages (`addon`, `program`, `js`); null when none was OCR'd. */
+  ocr_engine: string | null;
+  ocr_ms: number;
+}
+
 /** The result travels as JSON text: the parent stores it as it is and never walks the object. */
-export type TaskResult = { ok: true; page_count: number; result_json: string } | { ok: false; error: ProcessingError };
+export type TaskResult = ({ ok: true; page_count: number; result_json: string } | { ok: false; error: ProcessingError }) & { stats: TaskStats };
 
 /** Parent → child. */
 export interface TaskRequest {
@@ -27,11 +34,16 @@ export type TaskMessage = { type: 'ready' } | { type: 'result'; id: number; resu
 
 /** Runs the engine on one document. */
 export async function runTask(task: ExtractTask): Promise<TaskResult> {
+  const stats: TaskStats = { ocr_engine: null, ocr_ms: 0 };
+  const onOcr = (engine: string, ms: number) => {
+    stats.ocr_engine = engine;
+    stats.ocr_ms += ms;
+  };
   try {
-    const result = await extractDocument(task.bytes, task.opts);
-    return { ok: true, page_count: result.page_count, result_json: JSON.stringify(result) };
+    const result = await extractDocument(task.bytes, { ...task.opts, onOcr });
+    return { ok: true, page_count: result.page_count, result_json: JSON.stringify(result), stats };
   } catch (err) {
-    return { ok: false, error: toProcessingError(err) };
+    return { ok: false, error: toProcessingError(err), stats };
   }
 }
 

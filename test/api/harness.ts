@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/api/app.js';
 import { createKey } from '../../src/api/auth.js';
 import type { AppDeps } from '../../src/api/deps.js';
-import { Metrics } from '../../src/api/metrics.js';
+import { Metrics } from '../../src/metrics/index.js';
 import { loadConfig } from '../../src/config.js';
 import { openStorage } from '../../src/server.js';
 

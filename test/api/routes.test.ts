@@ -59,6 +59,22 @@ describe('auth and the error envelope', () => {
   });
 });
 
+describe('long names and URLs', () => {
+  it('a batch name of 128 characters works; longer ones and overlong or malformed paths get a 400 envelope', async () => {
+    const name = 'n' + 'x'.repeat(127);
+    expect((await upload(alice, name, [{ name: 'a.pdf', bytes: pdf }])).statusCode).toBe(201);
+    const got = await h.app.inject({ url: `/v1/batches/${name}`, headers: auth(alice) });
+    expect(got.statusCode).toBe(200);
+    expect(got.json().batch_name).toBe(name);
+    expect((await h.app.inject({ method: 'POST', url: `/v1/batches/${name}/process`, headers: auth(alice) })).statusCode).toBe(202);
+    expectEnvelope(await h.app.inject({ url: `/v1/batches/${name}x`, headers: auth(alice) }), 400, 'invalid_request');
+    const huge = await h.app.inject({ url: `/v1/batches/${'y'.repeat(300)}`, headers: auth(alice) });
+    expectEnvelope(huge, 400, 'invalid_request');
+    expect(huge.headers['x-content-type-options']).toBe('nosniff');
+    expectEnvelope(await h.app.inject({ url: '/v1/batches/%E0%A4%A', headers: auth(alice) }), 400, 'invalid_request');
+  });
+});
+
 describe('upload', () => {
   it('stores files as queued documents with the sniffed type, and does not process them', async () => {
     const res = await upload(alice, 'inv-1', [
@@ -193,7 +209,12 @@ describe('operations routes', () => {
     const m = await h.app.inject({ url: '/metrics' });
     expect(m.headers['content-type']).toContain('text/plain');
     expect(m.body).toMatch(/tablemill_http_requests_total\{method="GET",route="\/v1\/batches\/:batch_name",status="200"\} \d+/);
-    expect(m.body).toContain('tablemill_http_request_duration_seconds_bucket{method="GET",route="/healthz",le="0.005"}');
+    expect(m.body).toMatch(/^tablemill_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/healthz"\} \d+$/m);
+    // prom-client's process metrics, and the histograms the workers and webhooks fill.
+    expect(m.body).toMatch(/^process_resident_memory_bytes \d+$/m);
+    for (const h of ['tablemill_extraction_duration_seconds', 'tablemill_queue_wait_seconds', 'tablemill_ocr_duration_seconds', 'tablemill_webhook_attempt_duration_seconds']) {
+      expect(m.body).toContain(`# TYPE ${h} histogram`);
+    }
     // Store-wide gauges, read at scrape time from the batch counters (earlier tests left documents).
     expect(m.body).toMatch(/^tablemill_documents\{status="queued"\} \d+$/m);
     expect(m.body).toMatch(/^tablemill_queue_depth \d+$/m);
@@ -206,6 +227,19 @@ describe('operations routes', () => {
     expect(doc.paths['/v1/batches/{batch_name}/documents'].post.requestBody.content['multipart/form-data']).toBeDefined();
     expect(doc.paths['/v1/batches/{batch_name}'].get.responses['200'].content['application/json'].schema.properties.counts).toBeDefined();
     expect(doc.components.securitySchemes.bearer.scheme).toBe('bearer');
+    // Parameters with a default are optional; the status endpoints document 304, every /v1 route 429.
+    const results = doc.paths['/v1/batches/{batch_name}/results'].get;
+    for (const name of ['limit', 'format']) expect(results.parameters.find((p: any) => p.name === name)).toMatchObject({ in: 'query', required: false });
+    for (const [path, ops] of Object.entries<any>(doc.paths))
+      for (const [method, op] of Object.entries<any>(ops)) {
+        for (const p of op.parameters ?? []) if (p.schema?.default !== undefined) expect(p.required, `${method} ${path} ${p.name}`).toBe(false);
+        if (path.startsWith('/v1/')) expect(op.responses['429'].headers['Retry-After'], `${method} ${path}`).toBeDefined();
+      }
+    for (const path of ['/v1/batches/{batch_name}', '/v1/documents/{id}']) {
+      expect(doc.paths[path].get.responses['304']).toBeDefined();
+      expect(doc.paths[path].get.responses['200'].headers.ETag).toBeDefined();
+    }
+    expect(doc.paths['/v1/batches'].get.responses['304']).toBeUndefined();
     const page = await h.app.inject({ url: '/docs' });
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).toContain("fetch('/openapi.json')");

@@ -118,7 +118,8 @@ describe('tablemill serve / worker', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect((await client.getBatch('c1')).counts.queued).toBe(1);
 
-    const worker = spawn(process.execPath, [BIN, 'worker'], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    // Info level and a metrics port of its own: the worker's log lines and /metrics are checked below.
+    const worker = spawn(process.execPath, [BIN, 'worker'], { env: childEnv({ ...env, TABLEMILL_LOG_LEVEL: 'info', TABLEMILL_METRICS_PORT: '0' }), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     worker.stdout.on('data', (d) => (out += d));
     worker.stderr.on('data', (d) => (out += d));
@@ -127,6 +128,20 @@ describe('tablemill serve / worker', () => {
       const done = await client.waitUntilDone('c1', { timeoutMs: 90_000 });
       expect(done).toMatchObject({ status: 'succeeded', counts: { succeeded: 1 } });
       expect(out).toContain('tablemill worker running 1 threads');
+      // One JSON log line as the document is claimed, one as it finishes (written just after the
+      // outcome is committed, so it may follow the batch's all_done by a moment).
+      for (let i = 0; i < 100 && !out.includes('"document finished"'); i++) await new Promise((r) => setTimeout(r, 50));
+      const lines = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines.find((l) => l.msg === 'document claimed')).toMatchObject({ level: 30, attempt: 1 });
+      const finished = lines.find((l) => l.msg === 'document finished');
+      expect(finished).toMatchObject({ outcome: 'succeeded', pages: 2, kind: 'pdf', engine: 'text', attempt: 1 });
+      expect(finished!.duration_ms).toBeGreaterThan(0);
+      const metricsUrl = /metrics on (\S+)/.exec(out)![1];
+      const metrics = await (await fetch(metricsUrl)).text();
+      expect(metrics).toMatch(/^tablemill_extraction_duration_seconds_count\{kind="pdf",outcome="succeeded"\} 1$/m);
+      expect(metrics).toMatch(/^tablemill_documents_processed_total\{status="succeeded"\} 1$/m);
+      expect(metrics).toMatch(/^process_resident_memory_bytes \d+$/m);
+      expect(metrics).toMatch(/^tablemill_extraction_child_resident_memory_bytes\{slot="0"\} \d+$/m);
     } finally {
       worker.kill('SIGTERM');
       expect(await exited).toBe(0);

@@ -144,6 +144,8 @@ export function storeContract(name: string, harness: StoreHarness): void {
       const claimed = await s.claimDocuments(2, LEASE, 1200);
       expect(claimed.map((c) => c.id)).toEqual([documents[0].id, documents[1].id]); // upload order
       expect(claimed.every((c) => c.attempt === 1 && c.batch_id === batch.id && c.account_id === acc.id)).toBe(true);
+      // Queued by the process call at 1100: the claim at 1200 waited 100 ms (the queue-wait metric).
+      expect(claimed.map((c) => c.queued_at)).toEqual([1100, 1100]);
       let row = await consistent(s, acc.id, batch.id);
       expect(row.counts).toMatchObject({ queued: 1, processing: 2 });
       expect(row.min_started_at).toBe(1200);
@@ -383,6 +385,8 @@ export function storeContract(name: string, harness: StoreHarness): void {
       for (let attempt = 1; attempt <= 3; attempt++) {
         const [c] = await s.claimDocuments(1, 100, t);
         expect(c.attempt).toBe(attempt);
+        // Back in the queue when the reaper gave the lease back (the previous round's t + 101).
+        expect(c.queued_at).toBe(attempt === 1 ? 1000 : t - 1000 + 101);
         expect(await s.reapExpiredLeases(3, t + 100)).toEqual({ requeued: 0, failed: 0 }); // not yet expired
         const reaped = await s.reapExpiredLeases(3, t + 101);
         expect(reaped).toEqual(attempt < 3 ? { requeued: 1, failed: 0 } : { requeued: 0, failed: 1 });

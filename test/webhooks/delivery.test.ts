@@ -113,6 +113,11 @@ function suiteBody(extra: () => Record<string, string> | null, cleanup: () => Pr
       expect(log[0].next_attempt_at).toBeNull();
       await new Promise((r) => setTimeout(r, 1200));
       expect(rx.on('/retry')).toHaveLength(3);
+      // Every attempt is in the attempt histogram by outcome (earlier tests delivered too).
+      const metrics = await h.deps.metrics.render();
+      const count = (outcome: string) => Number(new RegExp(`^tablemill_webhook_attempt_duration_seconds_count\\{outcome="${outcome}"\\} (\\d+)$`, 'm').exec(metrics)?.[1] ?? 0);
+      expect(count('retry')).toBeGreaterThanOrEqual(2);
+      expect(count('delivered')).toBeGreaterThanOrEqual(1);
     });
 
     it('gives up after the schedule is spent', async () => {

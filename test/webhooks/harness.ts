@@ -13,7 +13,7 @@ import pg from 'pg';
 import { buildApp } from '../../src/api/app.js';
 import { createKey } from '../../src/api/auth.js';
 import type { AppDeps } from '../../src/api/deps.js';
-import { Metrics } from '../../src/api/metrics.js';
+import { Metrics } from '../../src/metrics/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/types.js';

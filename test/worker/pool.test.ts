@@ -10,6 +10,9 @@ import { encryptedPdf, icdarPdf, notADocument, truncatedPdf } from '../e2e/fixtu
 // One child process; the default 120 s time limit.
 const config = loadConfig({ TABLEMILL_WORKER_CONCURRENCY: '1', TABLEMILL_DATA_DIR: '/tmp/unused' });
 let pool: ExtractionPool;
+// Built once (~5 s of deflate) for the tests that need it.
+let bomb: Promise<Buffer> | null = null;
+const twoGiBBomb = () => (bomb ??= compressionBombPdf());
 
 beforeAll(async () => {
   pool = new ExtractionPool(config);
@@ -53,9 +56,9 @@ describe('ExtractionPool', () => {
   });
 
   it('refuses a 2 GiB compression bomb as resource_limit, and the child stays small', async () => {
-    const bomb = await compressionBombPdf();
+    const bytes = await twoGiBBomb();
     const t0 = Date.now();
-    const out = await pool.extract(bomb);
+    const out = await pool.extract(bytes);
     expect(out).toMatchObject({ status: 'failed', error: { code: 'resource_limit' } });
     expect(Date.now() - t0).toBeLessThan(10_000);
     const mem = pool.memory()[0];
@@ -74,7 +77,7 @@ describe('ExtractionPool limits on the child process', () => {
     try {
       await p.warm();
       const [pid] = p.pids;
-      const out = await p.extract(await compressionBombPdf());
+      const out = await p.extract(await twoGiBBomb());
       expect(out).toMatchObject({ status: 'failed', error: { code: 'resource_limit' } });
       expect(out.status === 'failed' && out.error.message).toMatch(/limit is 600 MB/);
       expect(processMemory(pid)).toBeNull();
@@ -83,7 +86,8 @@ describe('ExtractionPool limits on the child process', () => {
     } finally {
       await p.close();
     }
-  });
+    // pdf.js inflating toward 600 MB took 13 s alone and over 60 s with the whole suite on 2 cores.
+  }, 180_000);
 
   it('recycles a child after TABLEMILL_WORKER_RECYCLE_AFTER documents', async () => {
     const p = new ExtractionPool(loadConfig({ TABLEMILL_WORKER_CONCURRENCY: '1', TABLEMILL_DATA_DIR: '/tmp/unused', TABLEMILL_WORKER_RECYCLE_AFTER: '2' }));

@@ -53,7 +53,7 @@ export function healthRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (_request, reply) => {
         const stats = deps.stats ? await deps.stats().catch(() => null) : null;
-        const text = deps.metrics.render({
+        const text = await deps.metrics.render({
           documentsByStatus: stats?.documentsByStatus ?? null,
           queueDepth: stats?.queueDepth ?? null,
         });

@@ -102,19 +102,33 @@ function readerFor(opts: ExtractOptions): Reader {
 async function recognize(img: GrayImage, dpi: number, opts: ExtractOptions): Promise<OcrWord[]> {
   const o = { langs: opts.ocrLangs, psm: PSM, dpi, deadlineAt: opts.deadlineAt };
   const r = readerFor(opts);
-  if (r === 'addon') return recognizeAddon(img, o);
-  return r === 'program' ? recognizeNative(toPbm(img), o) : recognizeJs(toPbm(img), o);
+  return timed(r, opts, () => {
+    if (r === 'addon') return recognizeAddon(img, o);
+    return r === 'program' ? recognizeNative(toPbm(img), o) : recognizeJs(toPbm(img), o);
+  });
+}
+
+/** Runs one OCR call and tells `opts.onOcr` its engine and time. */
+async function timed<T>(r: Reader, opts: ExtractOptions, read: () => Promise<T>): Promise<T> {
+  const t = performance.now();
+  try {
+    return await read();
+  } finally {
+    opts.onOcr?.(r, performance.now() - t);
+  }
 }
 
 /** Reads each crop as one word (PSM 8); the program reads them all in one run. */
 async function recognizeWords(crops: GrayImage[], dpi: number, opts: ExtractOptions): Promise<OcrWord[][]> {
   const o = { langs: opts.ocrLangs, psm: 8, dpi, deadlineAt: opts.deadlineAt };
   const r = readerFor(opts);
-  if (r === 'addon') return recognizeAddonMany(crops, o);
-  if (r === 'program') return recognizeNativeMany(crops.map(toPgm), o);
-  const out: OcrWord[][] = [];
-  for (const c of crops) out.push(await recognizeJs(toPgm(c), o));
-  return out;
+  return timed(r, opts, async () => {
+    if (r === 'addon') return recognizeAddonMany(crops, o);
+    if (r === 'program') return recognizeNativeMany(crops.map(toPgm), o);
+    const out: OcrWord[][] = [];
+    for (const c of crops) out.push(await recognizeJs(toPgm(c), o));
+    return out;
+  });
 }
 
 /**

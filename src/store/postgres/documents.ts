@@ -45,8 +45,8 @@ export async function selectResultsPage(q: Q, accountId: string, batchId: string
 }
 
 /** Every `uploaded` document of the batch → `pending`; returns how many. */
-export async function submitUploaded(q: Q, batchId: string): Promise<number> {
-  return (await q.query("UPDATE documents SET state = 'pending' WHERE batch_id = $1 AND state = 'uploaded'", [batchId])).rowCount ?? 0;
+export async function submitUploaded(q: Q, batchId: string, now: number): Promise<number> {
+  return (await q.query("UPDATE documents SET state = 'pending', queued_at = $2 WHERE batch_id = $1 AND state = 'uploaded'", [batchId, now])).rowCount ?? 0;
 }
 
 /**

@@ -14,7 +14,7 @@ type Raw = Record<string, unknown>;
 export async function claimPending(q: Q, limit: number, leaseUntil: number, now: number): Promise<Raw[]> {
   const sql = `UPDATE documents SET state = 'leased', attempts = attempts + 1, lease_until = $2, started_at = coalesce(started_at, $3)
      WHERE id IN (SELECT id FROM documents WHERE state = 'pending' ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
-     RETURNING id, account_id, batch_id, blob_key, content_type, filename, attempts, seq`;
+     RETURNING id, account_id, batch_id, blob_key, content_type, filename, attempts, seq, queued_at`;
   const { rows } = await q.query(sql, [limit, leaseUntil, now]);
   return rows.sort((a, b) => Number(a.seq) - Number(b.seq));
 }
@@ -61,6 +61,7 @@ export async function reapExpired(q: Q, maxAttempts: number, now: number): Promi
        state = CASE WHEN attempts >= $1 THEN 'failed' ELSE 'pending' END,
        completed_at = CASE WHEN attempts >= $1 THEN $2::bigint END,
        processing_error = CASE WHEN attempts >= $1 THEN $3::jsonb END,
+       queued_at = CASE WHEN attempts >= $1 THEN queued_at ELSE $2::bigint END,
        lease_until = NULL
      WHERE id IN (SELECT id FROM documents WHERE state = 'leased' AND lease_until < $2 FOR UPDATE SKIP LOCKED)
      RETURNING batch_id, state`;

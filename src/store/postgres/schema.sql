@@ -107,6 +107,7 @@ TABLE documents
   started_at bigint
   completed_at bigint
   processing_error jsonb
+  queued_at bigint
   CONSTRAINT documents_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id)
   CONSTRAINT documents_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES batches(id)
   CONSTRAINT documents_pkey PRIMARY KEY (id)

@@ -121,11 +121,11 @@ export class PostgresStore implements Store {
     });
   }
 
-  async submitBatch(accountId: string, batchName: string, _now: number): Promise<{ submitted: number; batch: BatchRow } | null> {
+  async submitBatch(accountId: string, batchName: string, now: number): Promise<{ submitted: number; batch: BatchRow } | null> {
     const out = await this.tx(async (c) => {
       const batch = await batches.selectLiveBatch(c, accountId, batchName, true);
       if (!batch) return null;
-      const submitted = await documents.submitUploaded(c, batch.id);
+      const submitted = await documents.submitUploaded(c, batch.id, now);
       if (!submitted) return { submitted, batch };
       await notifyWork(c);
       await notifyChange(c, 'documents');

@@ -36,8 +36,8 @@ export function selectResultsPage(db: Db, accountId: string, batchId: string, af
 }
 
 /** Every `uploaded` document of the batch → `pending`; returns how many. */
-export function submitUploaded(db: Db, batchId: string): number {
-  return prepared(db, "UPDATE documents SET state = 'pending' WHERE batch_id = ? AND state = 'uploaded'").run(batchId).changes;
+export function submitUploaded(db: Db, batchId: string, now: number): number {
+  return prepared(db, "UPDATE documents SET state = 'pending', queued_at = ? WHERE batch_id = ? AND state = 'uploaded'").run(now, batchId).changes;
 }
 
 /** Not-yet-started documents of the batch → `canceled`; returns how many. */

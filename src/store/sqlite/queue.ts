@@ -12,7 +12,7 @@ type Raw = Record<string, unknown>;
 export function claimPending(db: Db, limit: number, leaseUntil: number, now: number): Raw[] {
   const sql = `UPDATE documents SET state = 'leased', attempts = attempts + 1, lease_until = @lease, started_at = coalesce(started_at, @now)
      WHERE id IN (SELECT id FROM documents WHERE state = 'pending' ORDER BY seq LIMIT @limit) AND state = 'pending'
-     RETURNING id, account_id, batch_id, blob_key, content_type, filename, attempts`;
+     RETURNING id, account_id, batch_id, blob_key, content_type, filename, attempts, queued_at`;
   return prepared(db, sql).all({ lease: leaseUntil, now, limit }) as Raw[];
 }
 
@@ -46,6 +46,7 @@ export function reapExpired(db: Db, maxAttempts: number, now: number): { batch_i
        state = CASE WHEN attempts >= @max THEN 'failed' ELSE 'pending' END,
        completed_at = CASE WHEN attempts >= @max THEN @now ELSE NULL END,
        processing_error = CASE WHEN attempts >= @max THEN @error ELSE NULL END,
+       queued_at = CASE WHEN attempts >= @max THEN queued_at ELSE @now END,
        lease_until = NULL
      WHERE state = 'leased' AND lease_until < @now RETURNING batch_id, state`;
   const error = JSON.stringify({ code: 'worker_lost', message: `the worker stopped renewing its lease ${maxAttempts} times` });

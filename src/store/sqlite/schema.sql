@@ -63,7 +63,7 @@ CREATE TABLE documents (
   started_at INTEGER,
   completed_at INTEGER,
   processing_error TEXT -- JSON {code, message}
-);
+, queued_at INTEGER);
 
 CREATE TABLE idempotency_keys (
   scope TEXT NOT NULL,

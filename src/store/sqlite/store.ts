@@ -164,12 +164,12 @@ export class SqliteStore implements Store {
     );
   }
 
-  async submitBatch(accountId: string, batchName: string, _now: number): Promise<{ submitted: number; batch: BatchRow } | null> {
+  async submitBatch(accountId: string, batchName: string, now: number): Promise<{ submitted: number; batch: BatchRow } | null> {
     const out = this.write(
       () => {
         const batch = batches.selectLiveBatch(this.db, accountId, batchName);
         if (!batch) return null;
-        const submitted = documents.submitUploaded(this.db, batch.id);
+        const submitted = documents.submitUploaded(this.db, batch.id, now);
         return { submitted, batch: submitted ? batches.incrementRun(this.db, batch.id, submitted) : batch };
       },
       (out) => !!out?.submitted,

@@ -1,0 +1,71 @@
+/**
+ * Finishing touches on the OpenAPI document @fastify/swagger derives from the route schemas,
+ * for what those schemas cannot say: the multipart upload body; query parameters with a default
+ * are optional (TypeBox marks every non-Optional property required, and the defaults are what
+ * make `limit` and `format` safe to leave out); the 304 of the two status endpoints (the
+ * operations that take `wait`); and the 429 with its headers that every /v1 route can answer.
+ */
+type Json = Record<string, any>;
+
+const UPLOAD_PATH = '/v1/batches/{batch_name}/documents';
+/** The API.md §5 envelope, for an operation that declares no other error answer to copy it from. */
+const ENVELOPE = {
+  type: 'object',
+  required: ['error'],
+  properties: { error: { type: 'object', required: ['code', 'message', 'request_id'], properties: { code: { type: 'string' }, message: { type: 'string' }, request_id: { type: 'string' } } } },
+};
+
+const rateLimitHeaders = {
+  'RateLimit-Limit': { description: 'requests allowed in the window', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'requests left in the window', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'seconds until the window resets', schema: { type: 'integer' } },
+};
+
+function errorContent(op: Json): Json {
+  // The envelope schema as the 400 answer of the same operation already gives it.
+  const schema = op.responses?.['400']?.content?.['application/json']?.schema ?? ENVELOPE;
+  return { 'application/json': { schema } };
+}
+
+/** Adds the multipart request body, which Fastify's own schema cannot describe. */
+function describeUpload(doc: Json): void {
+  const op = doc.paths?.[UPLOAD_PATH]?.post;
+  if (!op) return;
+  op.requestBody = {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          required: ['file'],
+          properties: { file: { type: 'array', items: { type: 'string', format: 'binary' }, description: 'one part per file, each named `file`' } },
+        },
+      },
+    },
+  };
+}
+
+/** Returns `doc` with the additions above (changed in place). */
+export function finishOpenApi(doc: Json): Json {
+  describeUpload(doc);
+  for (const [path, ops] of Object.entries<Json>(doc.paths ?? {})) {
+    for (const op of Object.values<Json>(ops)) {
+      if (typeof op !== 'object' || !op.responses) continue;
+      for (const p of op.parameters ?? []) if (p.in === 'query' && p.schema && 'default' in p.schema) p.required = false;
+      if ((op.parameters ?? []).some((p: Json) => p.in === 'query' && p.name === 'wait')) {
+        const ok = op.responses['200'];
+        if (ok) ok.headers = { ...ok.headers, ETag: { description: 'the version of the resource, for If-None-Match', schema: { type: 'string' } } };
+        op.parameters.push({ in: 'header', name: 'if-none-match', required: false, schema: { type: 'string' }, description: 'an ETag from an earlier answer: 304 while it is still current' });
+        op.responses['304'] = { description: 'Not Modified: the If-None-Match ETag is still current (after up to `wait` seconds); no body' };
+      }
+      if (path.startsWith('/v1/')) {
+        op.responses['429'] = {
+          description: 'rate_limited: too many requests for this key; retry after Retry-After seconds',
+          headers: { ...rateLimitHeaders, 'Retry-After': { description: 'seconds to wait', schema: { type: 'integer' } } },
+          content: errorContent(op),
+        };
+      }
+    }
+  }
+  return doc;
+}

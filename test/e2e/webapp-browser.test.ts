@@ -1,0 +1,256 @@
+// The web app in a real browser (Debian's chromium via playwright-core) against a real
+// `tablemill serve`: sign in, upload a PDF (file input) and a PNG (dropped), process, follow the
+// progress, open a document, compare its tables with the API and the engine, download the XLSX.
+// Screenshots of each step go to .tmp/webapp-e2e/.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { REPO_ROOT } from '../paths.js';
+import { ICDAR_DIR } from './fixtures.js';
+import { createKeyCli, extractCli, serve, tempDataDir, type ServeProcess } from './server.js';
+import { dropFile, sidewaysOverflow, unlabelledControls } from './webapp-helpers.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = join(REPO_ROOT, '.tmp/webapp-e2e');
+const PDF = join(ICDAR_DIR, 'eu-001.pdf');
+const PNG = join(REPO_ROOT, 'test/fixtures/images/grid-clean.png');
+
+interface Cell { row: number; col: number; row_span: number; col_span: number; text: string; confidence: number | null }
+interface Table { page: number; cells: Cell[] }
+
+/** The page's result tables equal `tables` cell by cell: position, spans, text, and the confidence shown as a percentage. */
+async function expectTablesShown(page: Page, tables: Table[]): Promise<void> {
+  const shown = await page.$$eval('[data-test=result-table]', (els) =>
+    els.map((t) =>
+      Array.from(t.querySelectorAll('[data-row]') as unknown as ArrayLike<typeof t>).map((td) => ({
+        row: Number(td.getAttribute('data-row')),
+        col: Number(td.getAttribute('data-col')),
+        row_span: Number(td.getAttribute('rowspan') ?? 1),
+        col_span: Number(td.getAttribute('colspan') ?? 1),
+        text: td.querySelector('.cell-text')!.textContent,
+        confidence: td.querySelector('.conf')?.textContent ?? null,
+      })),
+    ),
+  );
+  const want = tables.map((t) =>
+    [...t.cells]
+      .sort((a, b) => a.row - b.row || a.col - b.col)
+      .map((c) => ({ ...c, confidence: c.confidence === null ? null : `${Math.round(c.confidence * 100)} %` }))
+      .map(({ row, col, row_span, col_span, text, confidence }) => ({ row, col, row_span, col_span, text, confidence })),
+  );
+  expect(shown).toEqual(want);
+}
+
+describe.skipIf(!existsSync(CHROMIUM))('web app in chromium', () => {
+  let server: ServeProcess;
+  let browser: Browser;
+  let page: Page;
+  let key: string;
+  const consoleErrors: string[] = [];
+  const foreign: string[] = [];
+  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  const call = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${key}` } });
+  const api = async (path: string): Promise<any> => (await call(path)).json();
+  /** Clicks a download button and returns the file's name and bytes. */
+  const download = async (selector: string) => {
+    const [d] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+    const path = join(SHOTS, d.suggestedFilename());
+    await d.saveAs(path);
+    return { name: d.suggestedFilename(), path, bytes: readFileSync(path) };
+  };
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    // Private webhook URLs allowed: the test registers one on 127.0.0.1 (nothing is delivered to it).
+    const env = { TABLEMILL_DATA_DIR: tempDataDir(), TABLEMILL_WORKER_CONCURRENCY: '1', TABLEMILL_POLL_MS: '200', TABLEMILL_WEBHOOK_ALLOW_PRIVATE: '1' };
+    key = createKeyCli(env, 'webapp');
+    server = await serve(env);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    page = await context.newPage();
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+    page.on('request', (r) => !r.url().startsWith(server.url) && !r.url().startsWith('blob:') && !r.url().startsWith('data:') && foreign.push(r.url()));
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('signs in with the keyboard, uploads by file input and by drop, processes and follows the progress live', async () => {
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('[data-test=api-key]');
+    await shot('01-sign-in');
+    expect(await unlabelledControls(page)).toEqual([]);
+    // Keyboard only: Tab to the key field, type, Enter submits.
+    for (let i = 0; i < 10 && !(await page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('data-test') === 'api-key')); i++) await page.keyboard.press('Tab');
+    await page.keyboard.type(key);
+    await page.keyboard.press('Enter');
+
+    await page.waitForSelector('[data-test=batch-name]');
+    await page.fill('[data-test=batch-name]', 'e2e-web');
+    await page.setInputFiles('[data-test=file-input]', PDF);
+    await dropFile(page, '[data-test=drop-zone]', 'grid-clean.png', 'image/png', readFileSync(PNG));
+    await page.waitForSelector('[data-test=upload-file] >> nth=1');
+    await shot('02-files-chosen');
+    expect(await unlabelledControls(page)).toEqual([]);
+    await page.click('[data-test=upload-button]');
+
+    await page.waitForFunction(() => (globalThis as any).location.hash === '#/batches/e2e-web');
+    await page.waitForSelector('[data-test=doc-row] >> nth=1');
+    await page.waitForSelector('[data-test=batch-status]');
+    expect(await page.textContent('[data-test=batch-status]')).toBe('queued');
+    // Uploaded, not processed: said so, with the Process button as the page's main action.
+    await page.waitForSelector('[data-test=not-processed]');
+    expect(await page.textContent('[data-test=not-processed]')).toContain('2 documents are uploaded and not processed yet');
+    expect(await page.getAttribute('[data-test=process-button]', 'class')).toBe('');
+    await shot('03-uploaded');
+
+    const polls: string[] = [];
+    page.on('request', (r) => /\/v1\/batches\/e2e-web\?wait=/.test(r.url()) && polls.push(r.url()));
+    const started = Date.now();
+    await page.click('[data-test=process-button]');
+    await page.waitForFunction(
+      () => [...(globalThis as any).document.querySelectorAll('[data-test=doc-row]')].filter((r) => r.getAttribute('data-status') === 'succeeded').length === 2,
+      undefined,
+      { timeout: 240_000 },
+    );
+    const seconds = (Date.now() - started) / 1000;
+    expect(await page.locator('[data-test=not-processed]').count()).toBe(0);
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-test=batch-status]')?.textContent === 'succeeded');
+    await shot('04-processed');
+    // Long-poll, not a loop: at most two status requests a second while it ran (each waits up to 25 s).
+    expect(polls.length).toBeGreaterThan(0);
+    expect(polls.length).toBeLessThanOrEqual(2 * seconds + 2);
+    expect(polls.every((u) => /wait=(0|25)\b/.test(u))).toBe(true);
+    expect(await unlabelledControls(page)).toEqual([]);
+  }, 300_000);
+
+  it('opens the PDF: page image with tables outlined, result tables equal to the API and the engine, cell confidences shown', async () => {
+    const row = page.locator('[data-test=doc-row]', { hasText: 'eu-001.pdf' });
+    const id = await row.getAttribute('data-id');
+    await row.locator('[data-test=doc-open]').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-test=result-table]');
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-test=page-image]')?.naturalWidth === 1200, undefined, { timeout: 60_000 });
+    await page.screenshot({ path: join(SHOTS, '05-document.png') });
+
+    const result = (await api(`/v1/documents/${id}/results`)) as { tables: Table[] };
+    const engine = extractCli(PDF) as unknown as { tables: Table[] };
+    expect(result.tables.length).toBeGreaterThan(0);
+    expect(result.tables.map((t) => t.cells.map((c) => c.text))).toEqual(engine.tables.map((t) => t.cells.map((c) => c.text)));
+    await expectTablesShown(page, result.tables);
+    const outlined = await page.$$eval('[data-test=table-outline]', (gs) => gs.map((g) => Number(g.getAttribute('data-index'))));
+    expect(outlined).toEqual(result.tables.flatMap((t, i) => (t.page === 1 ? [i] : [])));
+    expect(await page.locator('[data-test=fields]').count()).toBe(1);
+    expect(await page.locator('[data-test=line-items]').count()).toBe(1);
+    expect(await unlabelledControls(page)).toEqual([]);
+
+    // The PNG's cells show their OCR confidence as a percentage.
+    await page.goto(`${server.url}/#/batches/e2e-web`);
+    await page.locator('[data-test=doc-row]', { hasText: 'grid-clean.png' }).locator('[data-test=doc-open]').click();
+    await page.waitForSelector('[data-test=result-table]');
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-test=page-image]')?.naturalWidth > 0, undefined, { timeout: 60_000 });
+    const imageId = await page.evaluate(() => decodeURIComponent((globalThis as any).location.hash.split('/')[2]) as string);
+    const imageResult = (await api(`/v1/documents/${imageId}/results`)) as { tables: Table[] };
+    expect(imageResult.tables.flatMap((t) => t.cells).some((c) => c.confidence !== null)).toBe(true);
+    await expectTablesShown(page, imageResult.tables);
+    await page.screenshot({ path: join(SHOTS, '06-image-document.png') });
+  }, 180_000);
+
+  it('is usable at a phone width of 375 px: nothing scrolls sideways, the main controls are on screen', async () => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.goto(`${server.url}/#/batches/e2e-web`);
+    await page.waitForSelector('[data-test=doc-row] >> nth=1');
+    expect(await sidewaysOverflow(page)).toBe(0);
+    for (const sel of ['[data-test=process-button]', '[data-test=download-xlsx]', '[data-test=doc-open] >> nth=0', '[data-test=upload-button]']) {
+      const box = (await page.locator(sel).boundingBox())!;
+      expect(box.x, sel).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, sel).toBeLessThanOrEqual(375);
+    }
+    await shot('07-phone-batch');
+    await page.locator('[data-test=doc-open] >> nth=0').click();
+    await page.waitForSelector('[data-test=result-table]');
+    await page.waitForSelector('[data-test=page-image]');
+    expect(await sidewaysOverflow(page)).toBe(0);
+    await shot('08-phone-document');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }, 60_000);
+
+  it('downloads the batch as XLSX, read back with exceljs, and in every other format', async () => {
+    await page.goto(`${server.url}/#/batches/e2e-web`);
+    await page.waitForSelector('[data-test=download-xlsx]');
+    const { name, path } = await download('[data-test=download-xlsx]');
+    expect(name).toBe('e2e-web.xlsx');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(path);
+    const names = wb.worksheets.map((w) => w.name);
+    expect(names.slice(0, 3)).toEqual(['Documents', 'Fields', 'Line items']);
+    const results = (await api('/v1/batches/e2e-web/results')) as { documents: { filename: string; tables: Table[] }[] };
+    expect(names.length).toBe(3 + results.documents.reduce((n, d) => n + d.tables.length, 0));
+    const docs = wb.getWorksheet('Documents')!;
+    const header = (docs.getRow(1).values as unknown[]).map((v) => String(v ?? '').toLowerCase());
+    const col = header.indexOf('filename');
+    expect(col).toBeGreaterThan(0);
+    const filenames: string[] = [];
+    docs.eachRow((r, n) => n > 1 && filenames.push(String(r.getCell(col).value)));
+    expect(filenames.sort()).toEqual(['eu-001.pdf', 'grid-clean.png']);
+
+    const json = await download('[data-test=download-json]');
+    expect(json.name).toBe('e2e-web.json');
+    expect(JSON.parse(json.bytes.toString()).documents.map((d: { filename: string }) => d.filename).sort()).toEqual(['eu-001.pdf', 'grid-clean.png']);
+    const ndjson = await download('[data-test=download-ndjson]');
+    expect(ndjson.bytes.toString().trim().split('\n').map((l) => JSON.parse(l).filename).sort()).toEqual(['eu-001.pdf', 'grid-clean.png']);
+    const csv = await download('[data-test=download-csv]');
+    expect(csv.name).toBe('e2e-web.csv');
+    expect(csv.bytes.toString()).toContain('grid-clean.png');
+    const zip = await download('[data-test=download-zip]');
+    expect(zip.name).toBe('e2e-web.zip');
+    expect(zip.bytes.subarray(0, 4).toString('latin1')).toBe('PK\x03\x04');
+  }, 60_000);
+
+  it('sets and removes the webhook, deletes a document and the batch, and the batch list follows a batch live', async () => {
+    await page.goto(`${server.url}/#/batches/e2e-web`);
+    await page.fill('[data-test=webhook-url]', 'http://127.0.0.1:9/hook');
+    await page.click('[data-test=webhook-save]');
+    expect(await (await page.waitForSelector('[data-test=webhook-secret-shown] code')).textContent()).toMatch(/^whsec_/);
+    expect((await api('/v1/batches/e2e-web')).webhook_url).toBe('http://127.0.0.1:9/hook');
+    await page.click('[data-test=webhook-remove]');
+    await page.waitForSelector('[data-test=webhook-remove]', { state: 'detached' });
+    expect((await api('/v1/batches/e2e-web')).webhook_url).toBeNull();
+
+    const png = page.locator('[data-test=doc-row]', { hasText: 'grid-clean.png' });
+    const pngId = await png.getAttribute('data-id');
+    await png.locator('[data-test=doc-delete]').click();
+    await png.locator('[data-test=doc-delete-confirm]').click();
+    await page.waitForSelector('[data-test=doc-row] >> nth=1', { state: 'detached' });
+    expect((await call(`/v1/documents/${pngId}`)).status).toBe(404);
+
+    // A batch uploaded and processed by another client: its row on the list changes without a reload.
+    const form = new FormData();
+    form.append('file', new Blob([readFileSync(PNG)]), 'live.png');
+    expect((await call('/v1/batches/e2e-live/documents', { method: 'POST', body: form })).status).toBe(201);
+    await page.goto(`${server.url}/#/`);
+    const live = page.locator('[data-test=batch-row]', { hasText: 'e2e-live' });
+    await live.waitFor();
+    expect(await live.getAttribute('data-status')).toBe('queued');
+    expect((await call('/v1/batches/e2e-live/process', { method: 'POST' })).status).toBe(202);
+    await page.waitForSelector('[data-test=batch-row][data-status=succeeded] >> text=e2e-live', { timeout: 120_000 });
+    await shot('09-batch-list');
+
+    await page.goto(`${server.url}/#/batches/e2e-web`);
+    await page.click('[data-test=delete-batch]');
+    await page.click('[data-test=delete-batch-confirm]');
+    await page.waitForFunction(() => (globalThis as any).location.hash === '#/');
+    await page.waitForSelector('[data-test=batch-row] >> text=e2e-live');
+    expect(await page.locator('[data-test=batch-row]', { hasText: 'e2e-web' }).count()).toBe(0);
+    expect((await call('/v1/batches/e2e-web')).status).toBe(404);
+  }, 180_000);
+
+  it('logged no console error and fetched nothing from another origin', () => {
+    expect(consoleErrors).toEqual([]);
+    expect(foreign).toEqual([]);
+  });
+});

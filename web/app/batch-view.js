@@ -1,0 +1,128 @@
+// One batch: live status by long-poll, its documents, upload more, process, downloads, webhook, delete.
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { html } from './html.js';
+import { errorText } from './api.js';
+import { UploadPanel } from './upload.js';
+import { ConfirmButton } from './confirm.js';
+import { Downloads } from './downloads.js';
+import { WebhookForm } from './webhook.js';
+import { Counts, StatusBadge, Time } from './status.js';
+import { useWatch } from './watch.js';
+
+const enc = encodeURIComponent;
+
+/** Every document of the batch (its results pages, followed to the end). */
+async function loadDocuments(api, name) {
+  const docs = [];
+  let cursor;
+  do {
+    const page = await api.resultsPage(name, { limit: 200, cursor });
+    docs.push(...page.documents);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  return docs;
+}
+
+function DocRow({ doc, onDelete }) {
+  const err = doc.processing_error;
+  return html`
+    <tr data-test="doc-row" data-status=${doc.status} data-id=${doc.id}>
+      <th scope="row" class="fname">${doc.filename}</th>
+      <td><${StatusBadge} status=${doc.status} test="doc-status" /></td>
+      <td>${doc.document_type ?? ''}${doc.page_count ? html` <span class="help">${doc.page_count} p.</span>` : ''}${err && html`<div class="error">${err.code}: ${err.message}</div>`}</td>
+      <td class="actions">
+        <a class="button secondary" data-test="doc-open" href=${`#/documents/${enc(doc.id)}`} aria-label=${`Open ${doc.filename}`}>Open</a>
+        ${doc.status !== 'processing' && html`<${ConfirmButton} label="Delete" name=${`Delete ${doc.filename}`} confirm="Delete" test="doc-delete" onConfirm=${() => onDelete(doc)} />`}
+      </td>
+    </tr>`;
+}
+
+export function BatchView({ api, name }) {
+  const [batch, setBatch] = useState(null);
+  const [docs, setDocs] = useState(null);
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const loading = useRef({ running: false, again: false });
+
+  // Re-reads the documents when the batch changes; changes that arrive meanwhile cause one more read.
+  const refresh = useCallback(async () => {
+    const l = loading.current;
+    if (l.running) return void (l.again = true);
+    l.running = true;
+    try {
+      do {
+        l.again = false;
+        setDocs(await loadDocuments(api, name));
+      } while (l.again);
+    } catch (err) {
+      if (err.status !== 404) setError(errorText(err));
+    } finally {
+      l.running = false;
+    }
+  }, [api, name]);
+
+  const stopWatching = useWatch(api, `/v1/batches/${enc(name)}`, (b) => {
+    setBatch(b);
+    void refresh();
+  }, (err) => setError(err.status === 404 ? `There is no batch named ${name}.` : errorText(err)));
+
+  const act = async (fn) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await fn();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const process = () => act(async () => setBatch((await api.process(name)).batch));
+  const deleteBatch = () => act(async () => {
+    stopWatching();
+    await api.deleteBatch(name);
+    location.hash = '#/';
+  });
+  const deleteDoc = (doc) => act(async () => {
+    await api.deleteDocument(doc.id);
+    await refresh();
+  });
+  useEffect(() => setError(null), [name]);
+
+  const awaiting = batch?.awaiting_process;
+  return html`
+    <p class="crumbs"><a href="#/">Batches</a> › <span>${name}</span></p>
+    <h1 tabindex="-1">${name}</h1>
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+    ${batch && html`
+      <section class="card status" aria-labelledby="status-title">
+        <h2 id="status-title" class="sr-only">Status</h2>
+        <p aria-live="polite">Status: <${StatusBadge} status=${batch.status} test="batch-status" /> <${Counts} counts=${batch.counts} /></p>
+        ${awaiting > 0 && html`<p class="notice" data-test="not-processed">${awaiting === 1 ? '1 document is' : `${awaiting} documents are`} uploaded and not processed yet: press Process to extract ${awaiting === 1 ? 'it' : 'them'}.</p>`}
+        <p class="help">Created <${Time} at=${batch.created_at} />${batch.completed_at && html`, done <${Time} at=${batch.completed_at} />`}.</p>
+        <div class="row">
+          <button type="button" data-test="process-button" class=${awaiting > 0 ? '' : 'secondary'} disabled=${busy || batch.document_count === 0} onClick=${process}>Process</button>
+          <${ConfirmButton} label="Delete batch" confirm="Delete this batch" test="delete-batch" disabled=${busy} onConfirm=${deleteBatch} />
+        </div>
+      </section>`}
+    <section class="card" aria-labelledby="docs-title">
+      <h2 id="docs-title">Documents</h2>
+      ${docs === null && !error && html`<p class="help">Loading…</p>`}
+      ${docs?.length === 0 && html`<p class="help">No documents.</p>`}
+      ${docs?.length > 0 && html`
+        <div class="scroll">
+          <table class="list stack" data-test="doc-list">
+            <thead><tr><th scope="col">File</th><th scope="col">Status</th><th scope="col">Type</th><th scope="col">Actions</th></tr></thead>
+            <tbody>${docs.map((d) => html`<${DocRow} key=${d.id} doc=${d} onDelete=${deleteDoc} />`)}</tbody>
+          </table>
+        </div>`}
+    </section>
+    ${batch && html`
+      <section class="card" aria-labelledby="dl-title">
+        <h2 id="dl-title">Download results</h2>
+        <${Downloads} api=${api} path=${`/v1/batches/${enc(name)}/results`} base=${name} />
+      </section>`}
+    <${UploadPanel} api=${api} batchName=${name} onUploaded=${refresh} />
+    ${batch && html`<${WebhookForm} api=${api} name=${name} url=${batch.webhook_url} onChange=${refresh} />`}
+  `;
+}
