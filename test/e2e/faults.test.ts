@@ -8,6 +8,7 @@ import { hashApiKey as hash } from '../../src/api/auth.js';
 import { TablemillClient, TablemillApiError } from '../../src/client/index.js';
 import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/index.js';
+import { compressionBombPdf, imageBombPdf } from '../bombs.js';
 import { encryptedPdf, icdarPdf, notADocument, scannedPdf, truncatedPdf } from './fixtures.js';
 import { createKeyCli, serve, tempDataDir, type ServeProcess } from './server.js';
 
@@ -105,6 +106,23 @@ describe('faults', () => {
     // The answer left once 25 MiB had arrived; what the client wrote beyond that sat in socket buffers.
     expect(answer.sentMiB).toBeLessThan(100);
     console.log(`413 answered after the client had written ${answer.sentMiB} of 200 MiB`);
+  });
+
+  it('a compression bomb and a 20000² embedded image end failed / resource_limit; the next document succeeds', async () => {
+    const up = await client.upload('bombs', [
+      { filename: 'inflates-to-2GiB.pdf', data: await compressionBombPdf() },
+      { filename: 'image-20000.pdf', data: await imageBombPdf(20_000) },
+      { filename: 'eu-005.pdf', data: icdarPdf('eu-005') },
+    ]);
+    await client.process('bombs');
+    const batch = await client.waitUntilDone('bombs', { timeoutMs: 60_000 });
+    expect(batch.counts).toMatchObject({ failed: 2, succeeded: 1 });
+    const [inflated, image, good] = await Promise.all(up.documents.map((d) => client.documentResults(d.id)));
+    expect(inflated).toMatchObject({ status: 'failed', processing_error: { code: 'resource_limit' } });
+    expect(inflated.processing_error!.message).toContain('256 MB');
+    expect(image).toMatchObject({ status: 'failed', processing_error: { code: 'resource_limit' } });
+    expect(image.processing_error!.message).toContain('20000×20000');
+    expect(good.status).toBe('succeeded');
   });
 
   it('a file that is no document answers 415 and nothing is stored', async () => {

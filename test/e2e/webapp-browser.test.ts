@@ -51,11 +51,20 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in chromium', () => {
   const consoleErrors: string[] = [];
   const foreign: string[] = [];
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-  const api = async (path: string) => (await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${key}` } })).json();
+  const call = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${key}` } });
+  const api = async (path: string): Promise<any> => (await call(path)).json();
+  /** Clicks a download button and returns the file's name and bytes. */
+  const download = async (selector: string) => {
+    const [d] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+    const path = join(SHOTS, d.suggestedFilename());
+    await d.saveAs(path);
+    return { name: d.suggestedFilename(), path, bytes: readFileSync(path) };
+  };
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    const env = { TABLEMILL_DATA_DIR: tempDataDir(), TABLEMILL_WORKER_CONCURRENCY: '1', TABLEMILL_POLL_MS: '200' };
+    // Private webhook URLs allowed: the test registers one on 127.0.0.1 (nothing is delivered to it).
+    const env = { TABLEMILL_DATA_DIR: tempDataDir(), TABLEMILL_WORKER_CONCURRENCY: '1', TABLEMILL_POLL_MS: '200', TABLEMILL_WEBHOOK_ALLOW_PRIVATE: '1' };
     key = createKeyCli(env, 'webapp');
     server = await serve(env);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
@@ -151,28 +160,6 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in chromium', () => {
     await page.screenshot({ path: join(SHOTS, '06-image-document.png') });
   }, 180_000);
 
-  it('downloads the batch as XLSX, read back with exceljs', async () => {
-    await page.goto(`${server.url}/#/batches/e2e-web`);
-    await page.waitForSelector('[data-test=download-xlsx]');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-test=download-xlsx]')]);
-    expect(download.suggestedFilename()).toBe('e2e-web.xlsx');
-    const path = join(SHOTS, 'e2e-web.xlsx');
-    await download.saveAs(path);
-    const wb = new ExcelJS.Workbook();
-    await wb.xlsx.readFile(path);
-    const names = wb.worksheets.map((w) => w.name);
-    expect(names.slice(0, 3)).toEqual(['Documents', 'Fields', 'Line items']);
-    const results = (await api('/v1/batches/e2e-web/results')) as { documents: { filename: string; tables: Table[] }[] };
-    expect(names.length).toBe(3 + results.documents.reduce((n, d) => n + d.tables.length, 0));
-    const docs = wb.getWorksheet('Documents')!;
-    const header = (docs.getRow(1).values as unknown[]).map((v) => String(v ?? '').toLowerCase());
-    const col = header.indexOf('filename');
-    expect(col).toBeGreaterThan(0);
-    const filenames: string[] = [];
-    docs.eachRow((r, n) => n > 1 && filenames.push(String(r.getCell(col).value)));
-    expect(filenames.sort()).toEqual(['eu-001.pdf', 'grid-clean.png']);
-  }, 60_000);
-
   it('is usable at a phone width of 375 px: nothing scrolls sideways, the main controls are on screen', async () => {
     await page.setViewportSize({ width: 375, height: 812 });
     await page.goto(`${server.url}/#/batches/e2e-web`);
@@ -189,7 +176,78 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in chromium', () => {
     await page.waitForSelector('[data-test=page-image]');
     expect(await sidewaysOverflow(page)).toBe(0);
     await shot('08-phone-document');
+    await page.setViewportSize({ width: 1280, height: 900 });
   }, 60_000);
+
+  it('downloads the batch as XLSX, read back with exceljs, and in every other format', async () => {
+    await page.goto(`${server.url}/#/batches/e2e-web`);
+    await page.waitForSelector('[data-test=download-xlsx]');
+    const { name, path } = await download('[data-test=download-xlsx]');
+    expect(name).toBe('e2e-web.xlsx');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(path);
+    const names = wb.worksheets.map((w) => w.name);
+    expect(names.slice(0, 3)).toEqual(['Documents', 'Fields', 'Line items']);
+    const results = (await api('/v1/batches/e2e-web/results')) as { documents: { filename: string; tables: Table[] }[] };
+    expect(names.length).toBe(3 + results.documents.reduce((n, d) => n + d.tables.length, 0));
+    const docs = wb.getWorksheet('Documents')!;
+    const header = (docs.getRow(1).values as unknown[]).map((v) => String(v ?? '').toLowerCase());
+    const col = header.indexOf('filename');
+    expect(col).toBeGreaterThan(0);
+    const filenames: string[] = [];
+    docs.eachRow((r, n) => n > 1 && filenames.push(String(r.getCell(col).value)));
+    expect(filenames.sort()).toEqual(['eu-001.pdf', 'grid-clean.png']);
+
+    const json = await download('[data-test=download-json]');
+    expect(json.name).toBe('e2e-web.json');
+    expect(JSON.parse(json.bytes.toString()).documents.map((d: { filename: string }) => d.filename).sort()).toEqual(['eu-001.pdf', 'grid-clean.png']);
+    const ndjson = await download('[data-test=download-ndjson]');
+    expect(ndjson.bytes.toString().trim().split('\n').map((l) => JSON.parse(l).filename).sort()).toEqual(['eu-001.pdf', 'grid-clean.png']);
+    const csv = await download('[data-test=download-csv]');
+    expect(csv.name).toBe('e2e-web.csv');
+    expect(csv.bytes.toString()).toContain('grid-clean.png');
+    const zip = await download('[data-test=download-zip]');
+    expect(zip.name).toBe('e2e-web.zip');
+    expect(zip.bytes.subarray(0, 4).toString('latin1')).toBe('PK\x03\x04');
+  }, 60_000);
+
+  it('sets and removes the webhook, deletes a document and the batch, and the batch list follows a batch live', async () => {
+    await page.goto(`${server.url}/#/batches/e2e-web`);
+    await page.fill('[data-test=webhook-url]', 'http://127.0.0.1:9/hook');
+    await page.click('[data-test=webhook-save]');
+    expect(await (await page.waitForSelector('[data-test=webhook-secret-shown] code')).textContent()).toMatch(/^whsec_/);
+    expect((await api('/v1/batches/e2e-web')).webhook_url).toBe('http://127.0.0.1:9/hook');
+    await page.click('[data-test=webhook-remove]');
+    await page.waitForSelector('[data-test=webhook-remove]', { state: 'detached' });
+    expect((await api('/v1/batches/e2e-web')).webhook_url).toBeNull();
+
+    const png = page.locator('[data-test=doc-row]', { hasText: 'grid-clean.png' });
+    const pngId = await png.getAttribute('data-id');
+    await png.locator('[data-test=doc-delete]').click();
+    await png.locator('[data-test=doc-delete-confirm]').click();
+    await page.waitForSelector('[data-test=doc-row] >> nth=1', { state: 'detached' });
+    expect((await call(`/v1/documents/${pngId}`)).status).toBe(404);
+
+    // A batch uploaded and processed by another client: its row on the list changes without a reload.
+    const form = new FormData();
+    form.append('file', new Blob([readFileSync(PNG)]), 'live.png');
+    expect((await call('/v1/batches/e2e-live/documents', { method: 'POST', body: form })).status).toBe(201);
+    await page.goto(`${server.url}/#/`);
+    const live = page.locator('[data-test=batch-row]', { hasText: 'e2e-live' });
+    await live.waitFor();
+    expect(await live.getAttribute('data-status')).toBe('queued');
+    expect((await call('/v1/batches/e2e-live/process', { method: 'POST' })).status).toBe(202);
+    await page.waitForSelector('[data-test=batch-row][data-status=succeeded] >> text=e2e-live', { timeout: 120_000 });
+    await shot('09-batch-list');
+
+    await page.goto(`${server.url}/#/batches/e2e-web`);
+    await page.click('[data-test=delete-batch]');
+    await page.click('[data-test=delete-batch-confirm]');
+    await page.waitForFunction(() => (globalThis as any).location.hash === '#/');
+    await page.waitForSelector('[data-test=batch-row] >> text=e2e-live');
+    expect(await page.locator('[data-test=batch-row]', { hasText: 'e2e-web' }).count()).toBe(0);
+    expect((await call('/v1/batches/e2e-web')).status).toBe(404);
+  }, 180_000);
 
   it('logged no console error and fetched nothing from another origin', () => {
     expect(consoleErrors).toEqual([]);

@@ -9,8 +9,8 @@ import { useWatch } from './watch.js';
 // Long-polls hold a connection each; a browser opens six per server, and the page needs some for itself.
 const LIVE_ROWS = 3;
 
-/** True while some document waits for a worker or is being processed (not merely uploaded). */
-const inFlight = (b) => b.counts.processing > 0 || b.counts.queued > b.awaiting_process;
+/** True while the batch can still change by itself: some document is not finished. */
+const inFlight = (b) => !b.all_done && b.document_count > 0;
 
 function BatchRow({ api, batch: initial, live }) {
   const [batch, setBatch] = useState(initial);

@@ -61,7 +61,7 @@ export function BatchView({ api, name }) {
     }
   }, [api, name]);
 
-  useWatch(api, `/v1/batches/${enc(name)}`, (b) => {
+  const stopWatching = useWatch(api, `/v1/batches/${enc(name)}`, (b) => {
     setBatch(b);
     void refresh();
   }, (err) => setError(err.status === 404 ? `There is no batch named ${name}.` : errorText(err)));
@@ -79,6 +79,7 @@ export function BatchView({ api, name }) {
   };
   const process = () => act(async () => setBatch((await api.process(name)).batch));
   const deleteBatch = () => act(async () => {
+    stopWatching();
     await api.deleteBatch(name);
     location.hash = '#/';
   });

@@ -18,7 +18,7 @@ export function DocumentView({ api, id }) {
   const [error, setError] = useState(null);
 
   // The status endpoint drives the view; the results are read again whenever the status changes.
-  useWatch(api, `/v1/documents/${enc(id)}`, async () => {
+  const stopWatching = useWatch(api, `/v1/documents/${enc(id)}`, async () => {
     try {
       setDoc(await api.documentResults(id));
     } catch (err) {
@@ -27,6 +27,7 @@ export function DocumentView({ api, id }) {
   }, (err) => setError(err.status === 404 ? 'This document does not exist (or was deleted).' : errorText(err)));
 
   const remove = async () => {
+    stopWatching();
     try {
       await api.deleteDocument(id);
       location.hash = `#/batches/${enc(doc.batch_name)}`;

@@ -12,13 +12,18 @@ const sleep = (ms, signal) => new Promise((r) => {
   signal.addEventListener('abort', () => (clearTimeout(t), r()), { once: true });
 });
 
-/** Calls `onChange(body)` with the resource at `path` now and on every change, until the component unmounts or `path` changes; null `path` watches nothing. */
+/**
+ * Calls `onChange(body)` with the resource at `path` now and on every change, until the component
+ * unmounts or `path` changes; null `path` watches nothing. Returns a function that stops it.
+ */
 export function useWatch(api, path, onChange, onError) {
   const latest = useRef({ onChange, onError });
   latest.current = { onChange, onError };
+  const current = useRef(null);
   useEffect(() => {
     if (!path) return undefined;
     const ctl = new AbortController();
+    current.current = ctl;
     (async () => {
       let etag = null;
       while (!ctl.signal.aborted) {
@@ -41,4 +46,6 @@ export function useWatch(api, path, onChange, onError) {
     })();
     return () => ctl.abort();
   }, [api, path]);
+  // Stops watching, e.g. before deleting the resource (a waiting request would answer 404).
+  return () => current.current?.abort();
 }
