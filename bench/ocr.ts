@@ -9,7 +9,7 @@
  * 60 000 / median ms for all. Our columns: `native` is libtesseract in-process (the addon, what
  * `auto`, the product's default, picks where it is built), `program` our path reading through
  * the `tesseract` program, `js` tesseract.js. `server` is the product as it runs documents: the
- * default engine in a worker thread of the extraction pool, in a process of its own (see
+ * default engine in a child process of the extraction pool, itself in a process of its own (see
  * bench/ocr-server.ts), and the whole document (tables, line items, the JSON) on top of the OCR;
  * a gap between it and `native` is a cost of the server path, like the OpenMP threads that made
  * the pool's OCR 6× slower until d06bd2d while the main-thread figures looked fine.
