@@ -169,7 +169,7 @@ export async function run(args: string[]): Promise<void> {
         `whole set: tesseract ${(sum('native') / 1000).toFixed(1)} s, ours(native) ${(sum('ourNative') / 1000).toFixed(1)} s: ${(sum('native') / sum('ourNative')).toFixed(2)}x, ours(server) ${(sum('server') / 1000).toFixed(1)} s: ${(sum('native') / sum('server')).toFixed(2)}x`,
       );
     } else console.log('tesseract program not installed: no native peer');
-    console.log(`peak RSS of this process (ours, all pages): ${peakRssMb.toFixed(0)} MB; of the server's process (one extraction thread): ${server?.peakRssMb().toFixed(0) ?? '-'} MB`);
+    console.log(`peak RSS of this process (ours, all pages): ${peakRssMb.toFixed(0)} MB; of the server's process and its one extraction child: ${server?.peakRssMb().toFixed(0) ?? '-'} MB`);
   } finally {
     server?.stop();
     await closeOcr();
