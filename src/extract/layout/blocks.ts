@@ -24,8 +24,8 @@ export function tableBlocks(lines: TextLine[]): TextLine[][] {
   const blocks: TextLine[][] = [];
   let cur: TextLine[] = [];
   const flush = () => {
-    const b = trim(cur);
-    if (b.filter((l) => l.chunks.length >= 2).length >= 2 && b.length >= 2) blocks.push(b);
+    const { block: b, figure } = withoutCaption(trim(cur));
+    if (!figure && b.filter((l) => l.chunks.length >= 2).length >= 2 && b.length >= 2) blocks.push(b);
     cur = [];
   };
   for (const l of lines) {
@@ -65,6 +65,20 @@ function sameTable(a: TextLine[], b: TextLine[], lines: TextLine[]): boolean {
   const near = (p: number, q: number) => Math.abs(p - q) <= EDGE_EM * size;
   const within = (cols: [number, number][]) => cols.length >= cu.length - 1 && cols.length <= cu.length && cols.every(([x0, x1]) => cu.some(([u0, u1]) => near(u0, x0) || near(u1, x1)));
   return within(findColumns(a, size)) && within(findColumns(b, size));
+}
+
+/**
+ * A caption ("Table 3:", "Figure 6:", "Abbildung 2") in the first line starts with its label
+ * and number set apart from the title, so it reads as a row of two cells. It is not a row: it
+ * is dropped, and the lines under a figure's caption are the figure's labels, not a table.
+ */
+const TABLE_CAPTION = /^(table|tab\.|tabelle|tableau|tabla|tabella|tabel)\s*[\dIVX]+(\.\d+)*[.:]?(\s|$)/i;
+const FIGURE_CAPTION = /^(figure|fig\.|chart|graph|diagram|exhibit|abbildung|abb\.|graphique|gráfico|grafico|grafiek|figura)\s*[\dIVX]+(\.\d+)*[.:]?(\s|$)/i;
+
+function withoutCaption(block: TextLine[]): { block: TextLine[]; figure: boolean } {
+  const first = block[0]?.chunks[0]?.text.trim() ?? '';
+  if (FIGURE_CAPTION.test(first)) return { block: [], figure: true };
+  return { block: TABLE_CAPTION.test(first) ? block.slice(1) : block, figure: false };
 }
 
 /** Drops leading / trailing single-chunk lines set apart by more than the block's row spacing. */

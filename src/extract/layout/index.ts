@@ -46,7 +46,9 @@ function uprightTables(layout: PageLayout): Table[] {
   const lattice = latticeTables(layout.page, rulings, layout.words);
   // Rotated words (axis titles of charts, vertical column labels) are not rows of a stream table.
   const rest = layout.words.filter((w) => !lattice.some((t) => inside(w, t.box)) && !rotated(w));
-  const tables = lattice.flatMap((t) => (t.table ? [t.table] : []));
+  // A chart's frame and grid lines make a lattice of its labels; its curves, inside the frame,
+  // cover less of it than labels around a figure do.
+  const tables = lattice.flatMap((t) => (t.table && !inFigure(t.table.bbox, layout.figures, LATTICE_FIGURE_SHARE) ? [t.table] : []));
   for (const block of tableBlocks(textLines(rest))) {
     const t = streamTable(layout.page, block);
     if (t && !inFigure(t.bbox, layout.figures)) tables.push(t);
@@ -56,8 +58,10 @@ function uprightTables(layout: PageLayout): Table[] {
 
 /** Figures' labels: at least this share of the table's box lies in figures (side by side charts count together). */
 const FIGURE_SHARE = 0.5;
+/** A ruled grid holding figures over this share of its box is a chart's frame and grid. */
+const LATTICE_FIGURE_SHARE = 0.15;
 
-function inFigure(b: BBox, figures: BBox[] | undefined): boolean {
+function inFigure(b: BBox, figures: BBox[] | undefined, share = FIGURE_SHARE): boolean {
   const area = (b[2] - b[0]) * (b[3] - b[1]);
   let covered = 0;
   for (const f of figures ?? []) {
@@ -65,5 +69,5 @@ function inFigure(b: BBox, figures: BBox[] | undefined): boolean {
     const h = Math.min(b[3], f[3]) - Math.max(b[1], f[1]);
     if (w > 0 && h > 0) covered += w * h;
   }
-  return area > 0 && covered >= FIGURE_SHARE * area;
+  return area > 0 && covered >= share * area;
 }

@@ -1,41 +1,68 @@
 /**
- * Decimal marks Tesseract drops. At 150–200 dpi the point of "7.9" is a blob of a few pixels, and
- * the recogniser often reads the number as "79" although the dot is there in the ink. A word of
- * digits only whose box holds, between two of its digit blobs, one small blob sitting on the
- * baseline gets its mark back: a point, or a comma when the blob reaches below the digits.
+ * Points and commas Tesseract drops. At 150–200 dpi the point of "7.9" is a blob of a few pixels,
+ * and the recogniser often reads the number as "79" (or "n.a." as "na.") although the dot is
+ * there in the ink. A word whose glyph blobs match its letters and digits one for one, and whose
+ * box holds one more small blob on the baseline between two glyphs than the word has marks
+ * there, gets that mark back: a point, or a comma when the blob reaches below the glyphs. Words
+ * of digits (with a trailing `%`) qualify when they hold no mark yet (a number has one at most,
+ * and a second blob beside it is a speck); words with letters only when they already hold a mark
+ * (an abbreviation that lost one of its points), since a plain word has none to lose.
  */
 import type { Component } from './text-size.js';
 import type { OcrWord } from './tsv.js';
 
-/** A mark is at most this share of the digits' height across, and (a comma with its tail) down. */
+/** A mark is at most this share of the glyphs' height across, and (a comma with its tail) down. */
 const MAX_MARK_WIDTH = 0.35;
 const MAX_MARK_HEIGHT = 0.5;
-/** A mark's top is in the lower part of the digits: below this share of their height. */
+/** A mark's top is in the lower part of the glyphs: below this share of their height. */
 const MARK_TOP = 0.55;
-/** A comma reaches at least this share of the digits' height below their baseline. */
+/** A comma reaches at least this share of the glyphs' height below their baseline. */
 const COMMA_DROP = 0.12;
 
-/** The words, with points and commas restored in digit-only words where the ink shows one. */
+const MARK = /[.,]/;
+const DIGIT_WORD = /^\d+%?$/;
+const ABBREVIATION = /^(?=.*\p{L})[\p{L}\p{N}][\p{L}\p{N}.,]*$/u;
+
+/** The words, with points and commas restored where the ink shows one the text lacks. */
 export function restoreMarks(words: OcrWord[], comps: Component[]): OcrWord[] {
   const byX = [...comps].sort((a, b) => a.x0 - b.x0);
   return words.map((w) => {
-    if (!/^\d{2,}$/.test(w.text)) return w;
+    const hasMark = MARK.test(w.text);
+    if (DIGIT_WORD.test(w.text) ? hasMark : !(ABBREVIATION.test(w.text) && hasMark)) return w;
+    const chars = [...w.text];
+    const glyphCount = chars.filter((c) => !MARK.test(c)).length;
     const inside = boxIn(byX, w);
     const h = w.y1 - w.y0;
-    const digits = inside.filter((c) => c.y1 - c.y0 + 1 >= 0.6 * h);
-    if (digits.length !== w.text.length) return w;
-    const top = Math.min(...digits.map((d) => d.y0));
-    const base = Math.max(...digits.map((d) => d.y1));
+    const glyphs = inside.filter((c) => c.y1 - c.y0 + 1 >= 0.6 * h);
+    if (glyphs.length !== glyphCount) return w;
+    const top = Math.min(...glyphs.map((d) => d.y0));
+    const base = Math.max(...glyphs.map((d) => d.y1));
     const dh = base - top + 1;
-    const marks = inside.filter(
-      (c) => c.x1 - c.x0 + 1 <= MAX_MARK_WIDTH * dh && c.y1 - c.y0 + 1 <= MAX_MARK_HEIGHT * dh && c.y0 >= top + MARK_TOP * dh && !digits.includes(c),
-    );
-    if (marks.length !== 1) return w;
-    const m = marks[0];
-    const after = digits.filter((d) => (d.x0 + d.x1) / 2 < (m.x0 + m.x1) / 2).length;
-    if (after === 0 || after === digits.length) return w;
+    const centre = (c: Component) => (c.x0 + c.x1) / 2;
+    // Marks between two glyphs, by how many glyphs stand before them.
+    const inkMarks = inside
+      .filter((c) => c.x1 - c.x0 + 1 <= MAX_MARK_WIDTH * dh && c.y1 - c.y0 + 1 <= MAX_MARK_HEIGHT * dh && c.y0 >= top + MARK_TOP * dh && !glyphs.includes(c))
+      .map((m) => ({ m, after: glyphs.filter((d) => centre(d) < centre(m)).length }))
+      .filter((k) => k.after > 0 && k.after < glyphCount);
+    const textMarks: number[] = [];
+    let before = 0;
+    for (const c of chars) {
+      if (!MARK.test(c)) before++;
+      else if (before > 0 && before < glyphCount) textMarks.push(before);
+    }
+    if (inkMarks.length !== textMarks.length + 1) return w;
+    const missing = inkMarks.filter((k) => {
+      const i = textMarks.indexOf(k.after);
+      if (i < 0) return true;
+      textMarks.splice(i, 1);
+      return false;
+    });
+    if (missing.length !== 1) return w;
+    const { m, after } = missing[0];
     const mark = m.y1 >= base + COMMA_DROP * dh ? ',' : '.';
-    return { ...w, text: w.text.slice(0, after) + mark + w.text.slice(after) };
+    let seen = 0;
+    const at = chars.findIndex((c) => !MARK.test(c) && ++seen === after);
+    return { ...w, text: chars.slice(0, at + 1).join('') + mark + chars.slice(at + 1).join('') };
   });
 }
 

@@ -18,7 +18,8 @@ import type { OcrWord } from './tsv.js';
 import { NOISE, secondLook } from './rescue.js';
 import { joinCjk } from './cjk.js';
 import { restoreMarks } from './marks.js';
-import { figureBoxes } from './figures.js';
+import { figureBoxes, joinAcrossRulings } from './figures.js';
+import { splitBars } from './bars.js';
 
 /**
  * Page segmentation: 3 (automatic) finds the column blocks of a table page and reads them in
@@ -220,14 +221,16 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   for (let i = 0; i < read.length; i++) read[i] = img.data[i] < 128 ? 1 : 0;
   const inkParts = components({ data: read, width: img.width, height: img.height });
   ocr = restoreMarks(ocr, inkParts);
-  const figures = figureBoxes(inkParts, glyphNow);
+  const figures = figureBoxes(joinAcrossRulings(inkParts, found), glyphNow);
   lastPageTimings.rescued = second.crops;
   lastPageTimings.ocrMs = performance.now() - t;
   lastPageTimings.rescueMs = performance.now() - t3;
 
   const k = 1 / unitsScale;
   const words: Word[] = [];
-  for (const w of joinCjk(ocr)) {
+  // Bars read from rules too short for the ruling finder are rules, not words.
+  const { words: kept, bars } = splitBars(joinCjk(ocr));
+  for (const w of kept) {
     if (NOISE.test(w.text) && w.confidence < 0.6) continue;
     words.push({
       text: w.text,
@@ -240,5 +243,6 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
     });
   }
   const rulings: Ruling[] = found.rulings.map((r) => ({ x0: r.x0 * k, y0: r.y0 * k, x1: r.x1 * k, y1: r.y1 * k }));
+  for (const b of bars) rulings.push({ x0: ((b.x0 + b.x1) / 2) * k, y0: b.y0 * k, x1: ((b.x0 + b.x1) / 2) * k, y1: b.y1 * k });
   return { page: ctx.page, width: ctx.width, height: ctx.height, words, rulings, figures: figures.map((f) => [f.x0 * k, f.y0 * k, (f.x1 + 1) * k, (f.y1 + 1) * k]) };
 }

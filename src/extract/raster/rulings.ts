@@ -13,7 +13,8 @@ const MAX_GAP = 4;
 /** Thicker than this (pixels at ~300 dpi) is a filled area or a bar of text, not a ruling. */
 const MAX_THICKNESS = 12;
 
-interface Seg {
+/** A ruling's band of pixels: `a0..a1` along it, `b0..b1` across it. */
+export interface Seg {
   a0: number;
   a1: number;
   b0: number;

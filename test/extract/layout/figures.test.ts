@@ -22,4 +22,36 @@ describe('figures', () => {
     expect(detectTables({ ...page, figures: [[80, 400, 600, 700]] })).toHaveLength(1);
     expect(detectTables({ ...page, figures: [[80, 80, 200, 160]] })).toHaveLength(1);
   });
+  it('a ruled grid framing a chart is the chart, not a table, and claims its labels', () => {
+    // The frame and three grid lines of a chart around the same labels: a lattice without figures.
+    const ruled: PageLayout = {
+      ...page,
+      rulings: [
+        { x0: 80, y0: 90, x1: 600, y1: 90 }, { x0: 80, y0: 150, x1: 600, y1: 150 }, { x0: 80, y0: 210, x1: 600, y1: 210 }, { x0: 80, y0: 250, x1: 600, y1: 250 },
+        { x0: 80, y0: 90, x1: 80, y1: 250 }, { x0: 280, y0: 90, x1: 280, y1: 250 }, { x0: 480, y0: 90, x1: 480, y1: 250 }, { x0: 600, y0: 90, x1: 600, y1: 250 },
+      ],
+    };
+    expect(detectTables(ruled)).toHaveLength(1);
+    // Curves over a fifth of the frame: no table, and no stream table from its labels either.
+    expect(detectTables({ ...ruled, figures: [[300, 100, 550, 200]] })).toHaveLength(0);
+    // A small mark inside a ruled table leaves it alone.
+    expect(detectTables({ ...ruled, figures: [[300, 100, 340, 120]] })).toHaveLength(1);
+  });
+});
+
+describe('captions', () => {
+  const at = (text: string, x: number, y: number): Word => ({ text, x0: x, y0: y, x1: x + 8 * text.length, y1: y + 16, size: 16, confidence: 0.95 });
+  const captioned = (label: string): PageLayout => ({
+    ...page,
+    words: [at(label.split(' ')[0], 100, 70), at(label.split(' ')[1], 104 + 8 * label.split(' ')[0].length, 70), at('Values', 300, 70), at('by', 360, 70), at('year', 390, 70), ...words],
+  });
+  it('a table caption set apart from its title is not a row of the table', () => {
+    const [t] = detectTables(captioned('Table 3:'));
+    expect(t.cells.map((c) => c.text)).not.toContain('Table 3:');
+    expect(t.cells.map((c) => c.text)).toContain('Country');
+  });
+  it('the lines under a figure caption are the figure\'s labels', () => {
+    expect(detectTables(captioned('Figure 6:'))).toHaveLength(0);
+    expect(detectTables(captioned('Abbildung 2'))).toHaveLength(0);
+  });
 });

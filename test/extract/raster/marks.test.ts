@@ -15,11 +15,22 @@ describe('decimal marks the recogniser dropped', () => {
   it('puts back a comma where the mark reaches below the digits', () => {
     expect(restoreMarks([word('79', 100, 130)], [...digits, comp(113, 116, 115, 124)])[0].text).toBe('7,9');
   });
+  it('puts back a lost point of an abbreviation, and the point of a percentage', () => {
+    const dot = (x: number) => comp(x, 116, x + 2, 119);
+    // "na." whose ink shows "n.a.": glyphs at 100–111 and 118–129, points at 113 and 131.
+    expect(restoreMarks([word('na.', 100, 134)], [...digits, dot(113), dot(131)])[0].text).toBe('n.a.');
+    // "15%" whose ink shows "1.5%": the percent sign's slash is a glyph, its circles are small.
+    const percent = [comp(136, 100, 145, 119), comp(135, 100, 139, 106), comp(143, 113, 147, 119)];
+    expect(restoreMarks([word('15%', 100, 148)], [...digits, ...percent, dot(113)])[0].text).toBe('1.5%');
+    expect(restoreMarks([word('15%', 100, 148)], [...digits, ...percent])[0].text).toBe('15%');
+  });
   it('leaves a word alone without such a mark, with one already, with letters, or when the blobs do not match its digits', () => {
     expect(restoreMarks([word('79', 100, 130)], digits)[0].text).toBe('79');
     // A blob at mid-height is a hyphen or noise, not a decimal point.
     expect(restoreMarks([word('79', 100, 130)], [...digits, comp(113, 108, 115, 110)])[0].text).toBe('79');
     expect(restoreMarks([word('7.9', 100, 130)], [...digits, comp(113, 116, 115, 119)])[0].text).toBe('7.9');
+    // A number holds one mark at most: a second blob beside it is a speck.
+    expect(restoreMarks([word('7,9', 100, 130)], [...digits, comp(113, 116, 115, 124), comp(122, 116, 124, 119)])[0].text).toBe('7,9');
     expect(restoreMarks([word('ab', 100, 130)], [...digits, comp(113, 116, 115, 119)])[0].text).toBe('ab');
     expect(restoreMarks([word('791', 100, 130)], [...digits, comp(113, 116, 115, 119)])[0].text).toBe('791');
   });

@@ -4,7 +4,9 @@ import { binarize, rgbToGray, rotateGray, type GrayImage } from '../../../src/ex
 import { estimateSkew } from '../../../src/extract/raster/deskew.js';
 import { findRulings } from '../../../src/extract/raster/rulings.js';
 import { darkFills, invertFills } from '../../../src/extract/raster/fills.js';
-import { medianGlyphHeight } from '../../../src/extract/raster/text-size.js';
+import { components, medianGlyphHeight } from '../../../src/extract/raster/text-size.js';
+import { figureBoxes, joinAcrossRulings } from '../../../src/extract/raster/figures.js';
+import { eraseRulings } from '../../../src/extract/raster/rulings.js';
 
 function blank(w: number, h: number): GrayImage {
   return { data: new Uint8Array(w * h).fill(255), width: w, height: h };
@@ -133,5 +135,24 @@ describe('pixel analysis', () => {
   it('measures the glyph height', () => {
     expect(medianGlyphHeight(binarize(textPage()))).toBe(24);
     expect(medianGlyphHeight(binarize(blank(500, 500)))).toBeNull();
+  });
+  it('a curve cut by the erased grid lines of its chart is still one figure', () => {
+    // A chart: grid lines 40 px apart across 800 px, a 3 px curve climbing across them.
+    const img = blank(1000, 600);
+    for (let y = 100; y <= 500; y += 40) fill(img, 100, y, 900, y + 2);
+    for (let x = 120; x < 880; x++) {
+      const y = Math.round(480 - (x - 120) * 0.45 - 8 * Math.sin(x / 40));
+      fill(img, x, y, x + 1, y + 3);
+    }
+    const ink = binarize(img);
+    const found = findRulings(ink, 16);
+    expect(found.thick.length).toBe(11);
+    eraseRulings(img, found);
+    const read = { data: img.data.map((v) => (v < 128 ? 1 : 0)), width: img.width, height: img.height };
+    // Erased, the grid cuts the curve into strips no taller than its step.
+    expect(figureBoxes(components(read), 16)).toHaveLength(0);
+    const figures = figureBoxes(joinAcrossRulings(components(read), found), 16);
+    expect(figures).toHaveLength(1);
+    expect(figures[0].x1 - figures[0].x0).toBeGreaterThan(700);
   });
 });
