@@ -26,7 +26,8 @@ export function pageRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       limits: { maxMegapixels: config.limits.maxMegapixels, maxPages: config.limits.maxPages },
       timeoutMs: 30_000,
       heapMb: Math.min(512, config.worker.maxHeapMb),
-      maxQueue: 32,
+      // Each waiting render holds its document's bytes (up to the file size limit): 8 bounds that memory.
+      maxQueue: 8,
     });
     app.addHook('onClose', () => images.close());
 
