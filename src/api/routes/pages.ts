@@ -45,7 +45,15 @@ export function pageRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             width: Type.Integer({ minimum: PAGE_WIDTH.min, maximum: PAGE_WIDTH.max, default: PAGE_WIDTH.default, description: 'pixels; the height follows the page' }),
           }),
           response: {
-            200: Type.Unsafe({ description: 'the page image', type: 'string', format: 'binary' }),
+            200: {
+              description: 'the page image',
+              headers: {
+                'x-page-width': { type: 'number', description: 'the page width in the units of the result boxes (PDF points, image pixels)' },
+                'x-page-height': { type: 'number', description: 'the page height in the same units' },
+                'x-page-count': { type: 'integer', description: 'pages in the document' },
+              },
+              content: { 'image/png': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } },
+            },
             422: ErrorSchema,
             503: ErrorSchema,
             ...errorResponses,
