@@ -9,7 +9,7 @@
  * 60 000 / median ms for all. Our columns: `native` is libtesseract in-process (the addon, what
  * `auto`, the product's default, picks where it is built), `program` our path reading through
  * the `tesseract` program, `js` tesseract.js. `server` is the product as it runs documents: the
- * default engine in a worker thread of the extraction pool, in a process of its own (see
+ * default engine in a child process of the extraction pool, itself in a process of its own (see
  * bench/ocr-server.ts), and the whole document (tables, line items, the JSON) on top of the OCR;
  * a gap between it and `native` is a cost of the server path, like the OpenMP threads that made
  * the pool's OCR 6× slower until d06bd2d while the main-thread figures looked fine.
@@ -169,7 +169,7 @@ export async function run(args: string[]): Promise<void> {
         `whole set: tesseract ${(sum('native') / 1000).toFixed(1)} s, ours(native) ${(sum('ourNative') / 1000).toFixed(1)} s: ${(sum('native') / sum('ourNative')).toFixed(2)}x, ours(server) ${(sum('server') / 1000).toFixed(1)} s: ${(sum('native') / sum('server')).toFixed(2)}x`,
       );
     } else console.log('tesseract program not installed: no native peer');
-    console.log(`peak RSS of this process (ours, all pages): ${peakRssMb.toFixed(0)} MB; of the server's process (one extraction thread): ${server?.peakRssMb().toFixed(0) ?? '-'} MB`);
+    console.log(`peak RSS of this process (ours, all pages): ${peakRssMb.toFixed(0)} MB; of the server's process and its one extraction child: ${server?.peakRssMb().toFixed(0) ?? '-'} MB`);
   } finally {
     server?.stop();
     await closeOcr();

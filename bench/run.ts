@@ -9,6 +9,7 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   ocr: () => import('./ocr.js'),
   startup: () => import('./startup.js'),
   bombs: () => import('./bombs.js'),
+  pages: () => import('./pages.js'),
 };
 
 const DEFAULT = ['status', 'queue'];

@@ -240,8 +240,11 @@ describe('operations routes', () => {
       expect(doc.paths[path].get.responses['200'].headers.ETag).toBeDefined();
     }
     expect(doc.paths['/v1/batches'].get.responses['304']).toBeUndefined();
+    expect(Object.keys(results.responses['200'].content)).toEqual(['application/json', 'text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/x-ndjson', 'application/zip']);
     const page = await h.app.inject({ url: '/docs' });
     expect(page.headers['content-type']).toContain('text/html');
-    expect(page.body).toContain("fetch('/openapi.json')");
+    // Rendered on the server: the operations are in the HTML itself.
+    expect(page.body).toContain('data-path="/v1/batches/{batch_name}"');
+    expect(page.body).not.toContain('Loading');
   });
 });
