@@ -3,7 +3,8 @@
  * for what those schemas cannot say: the multipart upload body; query parameters with a default
  * are optional (TypeBox marks every non-Optional property required, and the defaults are what
  * make `limit` and `format` safe to leave out); the 304 of the two status endpoints (the
- * operations that take `wait`); and the 429 with its headers that every /v1 route can answer.
+ * operations that take `wait`); the export formats of the results routes; and the 429 with its
+ * headers that every /v1 route can answer.
  */
 type Json = Record<string, any>;
 
@@ -26,6 +27,16 @@ function errorContent(op: Json): Json {
   const schema = op.responses?.['400']?.content?.['application/json']?.schema ?? ENVELOPE;
   return { 'application/json': { schema } };
 }
+
+/** What the results routes answer for each non-JSON `format` (API.md §4a). */
+const EXPORT_CONTENT = {
+  'text/csv': { schema: { type: 'string', description: 'format=csv: the line items, one row each' } },
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+    schema: { type: 'string', format: 'binary', description: 'format=xlsx: Documents, Fields and Line items sheets, then one sheet per table' },
+  },
+  'application/x-ndjson': { schema: { type: 'string', description: 'format=ndjson: one DocumentResult a line' } },
+  'application/zip': { schema: { type: 'string', format: 'binary', description: 'format=zip: one CSV per table, line_items.csv and fields.csv' } },
+};
 
 /** Adds the multipart request body, which Fastify's own schema cannot describe. */
 function describeUpload(doc: Json): void {
@@ -52,6 +63,9 @@ export function finishOpenApi(doc: Json): Json {
     for (const op of Object.values<Json>(ops)) {
       if (typeof op !== 'object' || !op.responses) continue;
       for (const p of op.parameters ?? []) if (p.in === 'query' && p.schema && 'default' in p.schema) p.required = false;
+      if ((op.parameters ?? []).some((p: Json) => p.in === 'query' && p.name === 'format') && op.responses['200']?.content) {
+        op.responses['200'].content = { ...op.responses['200'].content, ...EXPORT_CONTENT };
+      }
       if ((op.parameters ?? []).some((p: Json) => p.in === 'query' && p.name === 'wait')) {
         const ok = op.responses['200'];
         if (ok) ok.headers = { ...ok.headers, ETag: { description: 'the version of the resource, for If-None-Match', schema: { type: 'string' } } };

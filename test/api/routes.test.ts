@@ -240,6 +240,7 @@ describe('operations routes', () => {
       expect(doc.paths[path].get.responses['200'].headers.ETag).toBeDefined();
     }
     expect(doc.paths['/v1/batches'].get.responses['304']).toBeUndefined();
+    expect(Object.keys(results.responses['200'].content)).toEqual(['application/json', 'text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/x-ndjson', 'application/zip']);
     const page = await h.app.inject({ url: '/docs' });
     expect(page.headers['content-type']).toContain('text/html');
     // Rendered on the server: the operations are in the HTML itself.
