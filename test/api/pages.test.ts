@@ -121,5 +121,7 @@ describe('page images', () => {
     expect(op).toBeDefined();
     const width = op.parameters.find((p: { name: string }) => p.name === 'width');
     expect(width.schema).toMatchObject({ minimum: 64, maximum: 2400, default: 1200 });
+    expect(Object.keys(op.responses['200'].content)).toEqual(['image/png']);
+    expect(Object.keys(op.responses['200'].headers)).toEqual(['x-page-width', 'x-page-height', 'x-page-count']);
   });
 });

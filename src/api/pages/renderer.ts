@@ -59,10 +59,15 @@ export class PageRenderer {
     });
   }
 
-  /** Ends the thread; queued renders are refused. */
+  /** Ends the thread; the running render and queued ones are refused. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new RenderError('busy', 'the server is shutting down'));
+    const running = this.running;
+    this.running = null;
+    for (const job of [...(running ? [running] : []), ...this.queue.splice(0)]) {
+      clearTimeout(job.timer);
+      job.reject(new RenderError('busy', 'the server is shutting down'));
+    }
     const t = this.thread;
     this.thread = null;
     if (t) await t.terminate();
@@ -114,11 +119,14 @@ export class PageRenderer {
       if (!this.thread) await this.start();
       else await this.ready;
     } catch (err) {
+      // The thread's error handler may already have failed this job and moved on to the next.
+      if (this.running !== job) return;
       this.running = null;
       job.reject(new RenderError('extraction_failed', `the rendering thread did not start: ${(err as Error).message}`));
       void this.pump();
       return;
     }
+    if (this.running !== job || !this.thread) return;
     const thread = this.thread!;
     job.timer = setTimeout(() => {
       if (this.running !== job) return;

@@ -26,7 +26,8 @@ export function pageRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       limits: { maxMegapixels: config.limits.maxMegapixels, maxPages: config.limits.maxPages },
       timeoutMs: 30_000,
       heapMb: Math.min(512, config.worker.maxHeapMb),
-      maxQueue: 32,
+      // Each waiting render holds its document's bytes (up to the file size limit): 8 bounds that memory.
+      maxQueue: 8,
     });
     app.addHook('onClose', () => images.close());
 
@@ -44,7 +45,15 @@ export function pageRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             width: Type.Integer({ minimum: PAGE_WIDTH.min, maximum: PAGE_WIDTH.max, default: PAGE_WIDTH.default, description: 'pixels; the height follows the page' }),
           }),
           response: {
-            200: Type.Unsafe({ description: 'the page image', type: 'string', format: 'binary' }),
+            200: {
+              description: 'the page image',
+              headers: {
+                'x-page-width': { type: 'number', description: 'the page width in the units of the result boxes (PDF points, image pixels)' },
+                'x-page-height': { type: 'number', description: 'the page height in the same units' },
+                'x-page-count': { type: 'integer', description: 'pages in the document' },
+              },
+              content: { 'image/png': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } },
+            },
             422: ErrorSchema,
             503: ErrorSchema,
             ...errorResponses,
