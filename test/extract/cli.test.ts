@@ -60,11 +60,13 @@ describe('tablemill extract', () => {
   });
 
   it('hostile PDFs end as processing_error inside the time limit, every process under the memory bound', async () => {
-    const files = { 'bomb.pdf': await compressionBombPdf(), 'image-bomb.pdf': await imageBombPdf(), 'slow-scan.pdf': await scannedPdf(8) };
+    const files = { 'bomb.pdf': await compressionBombPdf(), 'image-bomb.pdf': await imageBombPdf(), 'slow-scan.pdf': await scannedPdf(30) };
     for (const [name, bytes] of Object.entries(files)) writeFileSync(join(dir, name), bytes);
     const out = join(dir, 'hostile');
     const maxRssMb = 600;
-    const timeoutMs = 4000;
+    // Long enough that a loaded machine still refuses the bombs by their bounds first (~1 s idle);
+    // 30 scanned pages take minutes of OCR, so the scan meets the limit.
+    const timeoutMs = 30_000;
     const started = Date.now();
     const proc = spawn(process.execPath, [BIN, 'extract', '--out', out, '--jobs', '2', '--timeout-ms', String(timeoutMs), ...Object.keys(files).map((n) => join(dir, n))], {
       env: { ...process.env, TABLEMILL_WORKER_MAX_RSS_MB: String(maxRssMb) },
@@ -80,9 +82,12 @@ describe('tablemill extract', () => {
       proc.once('exit', (c) => {
         clearInterval(timer);
         const children = [...peaks].filter(([pid]) => pid !== proc.pid).map(([, mb]) => mb);
-        console.log(`extract of 3 hostile PDFs: ${((Date.now() - started) / 1000).toFixed(1)} s; peak RSS: CLI ${peaks.get(proc.pid!)?.toFixed(0)} MB, children ${children.map((m) => m.toFixed(0)).join(', ')} MB`);
+        const seconds = (Date.now() - started) / 1000;
+        console.log(`extract of 3 hostile PDFs: ${seconds.toFixed(1)} s; peak RSS: CLI ${peaks.get(proc.pid!)?.toFixed(0)} MB, children ${children.map((m) => m.toFixed(0)).join(', ')} MB`);
         for (const mb of children) expect(mb).toBeLessThan(maxRssMb + 100); // one 50 ms poll of growth past the bound at most
         expect(peaks.get(proc.pid!)).toBeLessThan(400);
+        // Two jobs: the scan's limit, plus the children's start and the bombs' refusal.
+        expect(seconds).toBeLessThan(timeoutMs / 1000 + 30);
         resolveExit(c);
       });
     });
