@@ -1,6 +1,6 @@
 /** `tablemill extract` as a user runs it: a real process on real PDFs. */
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -48,6 +48,19 @@ describe('tablemill extract', () => {
     expect(JSON.parse(readFileSync(join(out, 'broken.json'), 'utf8'))).toEqual({
       processing_error: { code: 'corrupt_file', message: expect.any(String) },
     });
+  });
+
+  it('a folder is its PDF and image files, recursively, --jobs 2 of them at once', async () => {
+    const folder = join(dir, 'folder');
+    mkdirSync(join(folder, 'sub'), { recursive: true });
+    writeFileSync(join(folder, 'eu-002.pdf'), readFileSync(PDF));
+    writeFileSync(join(folder, 'sub', 'eu-003.pdf'), readFileSync(join(ICDAR_DIR, 'eu-003.pdf')));
+    writeFileSync(join(folder, 'readme.txt'), 'not a document');
+    const out = join(dir, 'folder-out');
+    const { code, stderr } = await cli(['--jobs', '2', '--out', out, folder]);
+    expect(code, stderr).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['eu-002.json', 'eu-003.json']);
+    expect(JSON.parse(readFileSync(join(out, 'eu-003.json'), 'utf8')).tables.length).toBeGreaterThanOrEqual(1);
   });
 
   it('explains itself with --help and refuses several files without --out', async () => {
