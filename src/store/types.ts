@@ -188,8 +188,14 @@ export interface Store {
    */
   completeDocument(id: string, attempt: number, outcome: DocumentOutcome, now: number): Promise<boolean>;
   /**
+   * Gives the lease back (shutdown): the document returns to `pending` (public status stays
+   * `processing`) and this claim does not count towards `maxAttempts`. Only if `attempt` still
+   * holds the lease; false: nothing was written.
+   */
+  releaseLease(id: string, attempt: number, now: number): Promise<boolean>;
+  /**
    * Expired leases go back to `pending` (public status stays `processing`), or end
-   * `failed / worker_lost` once `attempts >= maxAttempts`. Returns how many rows it touched.
+   * `failed / worker_lost` once the claims not released reach `maxAttempts`. Returns how many rows it touched.
    */
   reapExpiredLeases(maxAttempts: number, now: number): Promise<{ requeued: number; failed: number }>;
   /** Resolves when work may be available (NOTIFY on PostgreSQL, in-process signal on SQLite) or after `ms`. */

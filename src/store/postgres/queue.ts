@@ -88,13 +88,24 @@ export async function completeGroup(q: Q, group: Completion[], now: number): Pro
   return new Set(rows.map((r) => r.id as string));
 }
 
-/** Expired leases: back to `pending` while attempts remain, else `failed / worker_lost`. */
+/**
+ * Gives a lease back (shutdown): the document waits in the queue again and the claim is not
+ * counted against the attempt limit. Fenced by `attempt`; returns the batch id or null.
+ */
+export async function releaseLeased(q: Q, id: string, attempt: number, now: number): Promise<string | null> {
+  const sql = `UPDATE documents SET state = 'pending', lease_until = NULL, queued_at = $3, released_attempts = released_attempts + 1
+     WHERE id = $1 AND attempts = $2 AND state = 'leased' RETURNING batch_id`;
+  const r = (await q.query(sql, [id, attempt, now])).rows[0];
+  return r ? (r.batch_id as string) : null;
+}
+
+/** Expired leases: back to `pending` while counted attempts remain, else `failed / worker_lost`. */
 export async function reapExpired(q: Q, maxAttempts: number, now: number): Promise<{ batch_id: string; state: string }[]> {
   const sql = `UPDATE documents SET
-       state = CASE WHEN attempts >= $1 THEN 'failed' ELSE 'pending' END,
-       completed_at = CASE WHEN attempts >= $1 THEN $2::bigint END,
-       processing_error = CASE WHEN attempts >= $1 THEN $3::jsonb END,
-       queued_at = CASE WHEN attempts >= $1 THEN queued_at ELSE $2::bigint END,
+       state = CASE WHEN attempts - released_attempts >= $1 THEN 'failed' ELSE 'pending' END,
+       completed_at = CASE WHEN attempts - released_attempts >= $1 THEN $2::bigint END,
+       processing_error = CASE WHEN attempts - released_attempts >= $1 THEN $3::jsonb END,
+       queued_at = CASE WHEN attempts - released_attempts >= $1 THEN queued_at ELSE $2::bigint END,
        lease_until = NULL
      WHERE id IN (SELECT id FROM documents WHERE state = 'leased' AND lease_until < $2 FOR UPDATE SKIP LOCKED)
      RETURNING batch_id, state`;

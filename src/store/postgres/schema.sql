@@ -108,6 +108,7 @@ TABLE documents
   completed_at bigint
   processing_error jsonb
   queued_at bigint
+  released_attempts integer NOT NULL DEFAULT 0
   CONSTRAINT documents_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id)
   CONSTRAINT documents_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES batches(id)
   CONSTRAINT documents_pkey PRIMARY KEY (id)

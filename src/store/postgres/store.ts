@@ -215,6 +215,17 @@ export class PostgresStore implements Store {
     return this.completions.add({ id, attempt, outcome, eventId: newId('evt'), now });
   }
 
+  async releaseLease(id: string, attempt: number, now: number): Promise<boolean> {
+    const released = await this.tx(async (c) => {
+      if ((await queue.releaseLeased(c, id, attempt, now)) === null) return false;
+      await notifyChange(c, 'documents');
+      await notifyWork(c);
+      return true;
+    });
+    if (released) this.listener.wake();
+    return released;
+  }
+
   /** Under a transaction-scoped advisory lock: when several processes reap, one does the work. */
   async reapExpiredLeases(maxAttempts: number, now: number): Promise<{ requeued: number; failed: number }> {
     const out = await this.tx(async (c) => {

@@ -63,7 +63,7 @@ CREATE TABLE documents (
   started_at INTEGER,
   completed_at INTEGER,
   processing_error TEXT -- JSON {code, message}
-, queued_at INTEGER);
+, queued_at INTEGER, released_attempts INTEGER NOT NULL DEFAULT 0);
 
 CREATE TABLE idempotency_keys (
   scope TEXT NOT NULL,

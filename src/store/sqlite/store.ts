@@ -264,6 +264,12 @@ export class SqliteStore implements Store {
     }, (ok) => ok);
   }
 
+  async releaseLease(id: string, attempt: number, now: number): Promise<boolean> {
+    const released = this.write(() => queue.releaseLeased(this.db, id, attempt, now) !== null, (ok) => ok);
+    if (released) this.signalWork();
+    return released;
+  }
+
   async reapExpiredLeases(maxAttempts: number, now: number): Promise<{ requeued: number; failed: number }> {
     const out = this.write(() => {
       const rows = queue.reapExpired(this.db, maxAttempts, now);
