@@ -48,6 +48,8 @@ export interface Config {
   logLevel: string;
   /** Where `tablemill worker` answers `/metrics` (on `host`); null: nowhere. */
   metricsPort: number | null;
+  /** Terminal documents older than this many days are purged; null: kept for ever. */
+  retentionDays: number | null;
 }
 
 export class ConfigError extends Error {
@@ -175,5 +177,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     logLevel: (e.TABLEMILL_LOG_LEVEL ?? 'info').trim(),
     metricsPort: e.TABLEMILL_METRICS_PORT ? int(e, 'TABLEMILL_METRICS_PORT', 0, 0, 65535) : null,
+    retentionDays: e.TABLEMILL_RETENTION_DAYS ? int(e, 'TABLEMILL_RETENTION_DAYS', 0, 1, 36_500) : null,
   };
 }

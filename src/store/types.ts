@@ -11,6 +11,7 @@ import type { BlobStore } from '../blobs/types.js';
 import type { ChangeStream } from './changes.js';
 import type { IdempotencyStore } from './idempotency.js';
 import type { RateLimitCounters } from './rate-limits.js';
+import type { RetentionStore } from './retention.js';
 import type { WebhookStore } from './webhooks.js';
 
 export interface Account {
@@ -119,6 +120,8 @@ export interface Store {
   readonly idempotency: IdempotencyStore;
   /** The API's rate-limit counters. */
   readonly rateLimits: RateLimitCounters;
+  /** Purges of old and deleted data (the retention sweep). */
+  readonly retention: RetentionStore;
   /** The original uploads (a local folder for SQLite, the database for PostgreSQL); closed with the Store. */
   readonly blobs: BlobStore;
   /** Committed changes: in-process for SQLite, LISTEN/NOTIFY (any process) for PostgreSQL. */

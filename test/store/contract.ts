@@ -10,6 +10,7 @@ import { publicStatus } from '../../src/domain/status.js';
 import { InvalidCursorError } from '../../src/store/cursor.js';
 import type { BatchRow, NewDocument, Store } from '../../src/store/types.js';
 import { partsContract, type PartsHarness } from './contract-parts.js';
+import { retentionContract } from './contract-retention.js';
 
 export interface StoreHarness extends PartsHarness {
   /** A new, empty, migrated database and a first connection to it. */
@@ -533,4 +534,5 @@ export function storeContract(name: string, harness: StoreHarness): void {
     });
   });
   partsContract(name, harness);
+  retentionContract(name, harness);
 }

@@ -119,6 +119,7 @@ TABLE documents
   CREATE INDEX documents_pending ON documents USING btree (seq) WHERE (state = 'pending'::text)
   CREATE UNIQUE INDEX documents_pkey ON documents USING btree (id)
   CREATE UNIQUE INDEX documents_seq_key ON documents USING btree (seq)
+  CREATE INDEX documents_terminal_completed ON documents USING btree (completed_at) WHERE (state = ANY (ARRAY['succeeded'::text, 'failed'::text, 'canceled'::text]))
 
 TABLE idempotency_keys
   scope text NOT NULL

@@ -21,12 +21,14 @@ import { GroupCommit } from './group-commit.js';
 import * as queue from './queue.js';
 import { postgresRateLimits } from './rate-limits.js';
 import { PostgresWebhookStore } from './webhooks.js';
+import { PostgresRetentionStore } from './retention.js';
 
 /** Cluster-mode Store. `pool` and `tx` are for sibling modules in src/store/postgres/. */
 export class PostgresStore implements Store {
   readonly webhooks: PostgresWebhookStore;
   readonly idempotency: PostgresIdempotencyStore;
   readonly rateLimits: RateLimitCounters;
+  readonly retention: PostgresRetentionStore;
   /** Uploads in the database too, so hosts need no shared disk. */
   readonly blobs: PostgresBlobStore;
   private readonly listener: Listener;
@@ -40,6 +42,7 @@ export class PostgresStore implements Store {
     this.webhooks = new PostgresWebhookStore(pool);
     this.idempotency = new PostgresIdempotencyStore(pool);
     this.rateLimits = postgresRateLimits(pool, schema);
+    this.retention = new PostgresRetentionStore(pool);
     this.blobs = new PostgresBlobStore(pool);
   }
 
