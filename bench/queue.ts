@@ -30,9 +30,9 @@ async function drain(store: Store, count: number, workers: number, claimBatch: n
     for (;;) {
       const got = await store.claimDocuments(claimBatch, 60_000, Date.now());
       if (!got.length) return;
-      for (const d of got) {
-        if (await store.completeDocument(d.id, d.attempt, { status: 'succeeded', page_count: 1, result_json: RESULT }, Date.now())) done++;
-      }
+      // As the worker does: a claimed group's documents run, and complete, concurrently.
+      const written = await Promise.all(got.map((d) => store.completeDocument(d.id, d.attempt, { status: 'succeeded', page_count: 1, result_json: RESULT }, Date.now())));
+      done += written.filter(Boolean).length;
     }
   };
   await Promise.all(Array.from({ length: workers }, loop));

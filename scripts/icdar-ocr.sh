@@ -4,9 +4,10 @@
 # layer: only what OCR reads), a document's pages' tables are merged into NAME.json, and the
 # shared scorer compares them with the ground truth. The digital-PDF figure (scripts/icdar.sh)
 # is the ceiling.
-# Measured 2026-12-03 (libtesseract in-process, the default where the addon is built; 200 dpi,
-# 111 pages, 2 cores): F1 0.8285 (P 0.782, R 0.881) in 135 s of extraction; 0.7253 the same
-# morning. scripts/icdar-loss.py splits what is still lost against the PDF result.
+# Measured 2026-12-04 (libtesseract in-process, the default where the addon is built; 200 dpi,
+# 111 pages, 2 cores): F1 0.8579 (P 0.828, R 0.891); 0.8285 (P 0.782, R 0.881) the day before,
+# 0.7253 at the start of the image work. scripts/icdar-loss.py splits what is still lost
+# against the PDF result.
 # usage: scripts/icdar-ocr.sh [OUT_DIR]   (DATA overrides the data set; ENGINE=auto|js|native|program, default auto;
 #        DPI overrides 200; ONLY="eu-001 eu-002" limits the documents; KEEP=DIR keeps the page images and
 #        per-page results there, to compare two runs page by page)

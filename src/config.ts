@@ -37,6 +37,8 @@ export interface Config {
     recycleRssMb: number;
     leaseMs: number;
     maxAttempts: number;
+    /** How long a stopping worker lets its documents finish before giving their leases back. */
+    shutdownGraceMs: number;
     /** Idle polling interval when no wake-up arrives. */
     pollMs: number;
   };
@@ -46,6 +48,8 @@ export interface Config {
   logLevel: string;
   /** Where `tablemill worker` answers `/metrics` (on `host`); null: nowhere. */
   metricsPort: number | null;
+  /** Terminal documents older than this many days are purged; null: kept for ever. */
+  retentionDays: number | null;
 }
 
 export class ConfigError extends Error {
@@ -74,6 +78,7 @@ export const FLAG_TO_ENV: Record<string, string> = {
   'timeout-ms': 'TABLEMILL_DOCUMENT_TIMEOUT_MS',
   'lease-ms': 'TABLEMILL_LEASE_MS',
   'max-attempts': 'TABLEMILL_MAX_ATTEMPTS',
+  'shutdown-grace-ms': 'TABLEMILL_SHUTDOWN_GRACE_MS',
   'ocr-langs': 'TABLEMILL_OCR_LANGS',
   'ocr-engine': 'TABLEMILL_OCR_ENGINE',
   'log-level': 'TABLEMILL_LOG_LEVEL',
@@ -156,6 +161,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       recycleRssMb: int(e, 'TABLEMILL_WORKER_RECYCLE_RSS_MB', 300, 32, 1_048_576),
       leaseMs: int(e, 'TABLEMILL_LEASE_MS', 30_000, 100, 86_400_000),
       maxAttempts: int(e, 'TABLEMILL_MAX_ATTEMPTS', 3, 1, 100),
+      shutdownGraceMs: int(e, 'TABLEMILL_SHUTDOWN_GRACE_MS', 30_000, 0, 3_600_000),
       pollMs: int(e, 'TABLEMILL_POLL_MS', 1000, 10, 60_000),
     },
     ocr: { langs, engine },
@@ -171,5 +177,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     logLevel: (e.TABLEMILL_LOG_LEVEL ?? 'info').trim(),
     metricsPort: e.TABLEMILL_METRICS_PORT ? int(e, 'TABLEMILL_METRICS_PORT', 0, 0, 65535) : null,
+    retentionDays: e.TABLEMILL_RETENTION_DAYS ? int(e, 'TABLEMILL_RETENTION_DAYS', 0, 1, 36_500) : null,
   };
 }

@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { openStore } from './store/index.js';
 import type { BlobStore, Store } from './store/index.js';
 import { startTempSweep, type TempSweep } from './blobs/sweep.js';
+import { startRetentionSweep, type RetentionSweep } from './retention/sweep.js';
 import { startWorkers, type Workers } from './worker/loop.js';
 import { startWebhookDispatcher, type AttemptLogger } from './webhooks/plugin.js';
 import { startMetricsServer, type MetricsServer } from './metrics/server.js';
@@ -50,6 +51,17 @@ function workerLog(logger: AttemptLogger) {
   return (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => logger[level](extra ?? {}, msg);
 }
 
+/** The retention sweep of a serve or worker process, logging what it purged. */
+function startRetention(config: Config, store: Store, blobs: BlobStore, log: AttemptLogger): RetentionSweep {
+  return startRetentionSweep(
+    store,
+    blobs,
+    config.retentionDays,
+    (purged) => log.info(purged, 'retention purged'),
+    (err) => log.error({ err }, 'retention sweep failed'),
+  );
+}
+
 /** Starts the API (and, unless disabled, the workers) and listens on `config.host:config.port`. */
 export async function startServer(config: Config, opts: ServeOptions): Promise<RunningServer> {
   const { store, blobs } = await openStorage(config);
@@ -58,12 +70,14 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<R
   let app: FastifyInstance | null = null;
   let workers: Workers | null = null;
   let sweep: TempSweep | null = null;
+  let retention: RetentionSweep | null = null;
   try {
     app = await buildApp(deps, { logger: opts.logger });
     const log = app.log;
     // Before listening: no upload of this process can be in flight yet.
     sweep = startTempSweep(blobs, (removed) => log.info({ removed }, 'removed stale upload temp files'), (err) => log.error({ err }, 'temp file sweep failed'));
     await sweep.first;
+    retention = startRetention(config, store, blobs, log);
     if (opts.workers && config.worker.concurrency > 0) {
       workers = await startWorkers({ config, store, blobs, metrics, onOutcome: (s) => metrics.documentProcessed(s), log: workerLog(app.log) });
     }
@@ -78,11 +92,13 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<R
         sweep?.stop();
         await theApp.close();
         await workers?.stop(opts.graceMs);
+        await retention?.stop();
         await store.close();
       },
     };
   } catch (err) {
     sweep?.stop();
+    await retention?.stop();
     await app?.close().catch(() => {});
     await workers?.stop(0).catch(() => {});
     await store.close().catch(() => {});
@@ -103,6 +119,7 @@ export async function startWorkerProcess(
   try {
     const workers = await startWorkers({ config, store, blobs, metrics, onOutcome: (s) => metrics.documentProcessed(s), log: workerLog(logger) });
     const webhooks = startWebhookDispatcher(config, store, logger, metrics);
+    const retention = startRetention(config, store, blobs, logger);
     if (config.metricsPort !== null) metricsServer = await startMetricsServer(metrics, config.metricsPort, config.host);
     const served = metricsServer;
     return {
@@ -112,6 +129,7 @@ export async function startWorkerProcess(
         await served?.close();
         await webhooks.stop();
         await workers.stop(opts.graceMs);
+        await retention.stop();
         await store.close();
       },
     };

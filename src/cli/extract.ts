@@ -1,15 +1,17 @@
 /**
- * `tablemill extract FILE... [--out DIR] [--jobs N]`: runs the engine without a server, through
+ * `tablemill extract PATH... [--out DIR] [--jobs N]`: runs the engine without a server (on files,
+ * and on the PDF and image files under folders), through
  * the same ExtractionPool as the service, so each document gets the service's time limit
  * (TABLEMILL_DOCUMENT_TIMEOUT_MS, `--timeout-ms`) and memory bounds (TABLEMILL_WORKER_HEAP_MB, _MAX_RSS_MB),
  * and a hostile file ends as its own `processing_error` instead of taking the process down.
  * `--jobs N` documents run at once (default: TABLEMILL_WORKER_CONCURRENCY, the cores).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { loadConfig } from '../config.js';
 import type { DocumentOutcome } from '../store/types.js';
 import { ExtractionPool } from '../worker/pool.js';
+import { collectFiles } from './collect.js';
 import { EXIT, UsageError } from './exit.js';
 
 export interface ExtractFlags {
@@ -34,7 +36,20 @@ function outcomeJson(o: DocumentOutcome, indent: number | undefined): string {
   return JSON.stringify({ processing_error: o.error }, null, indent) + '\n';
 }
 
-export async function run(files: string[], opts: ExtractFlags, flags: Record<string, string>): Promise<number> {
+/** Each path as given, with folders replaced by their PDF and image files (recursively). */
+async function expand(paths: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) {
+    const isDir = await stat(p).then((s) => s.isDirectory(), () => false);
+    // A path that cannot be read stays, and gets its own processing_error.
+    out.push(...(isDir ? (await collectFiles([p])).map((f) => f.path) : [p]));
+  }
+  return out;
+}
+
+export async function run(paths: string[], opts: ExtractFlags, flags: Record<string, string>): Promise<number> {
+  const files = await expand(paths);
+  if (files.length === 0) throw new UsageError('no PDF or image files found in the given paths');
   if (files.length > 1 && !opts.out) throw new UsageError('several files need --out DIR');
   if (opts.jobs !== undefined && !/^[1-9]\d{0,2}$/.test(opts.jobs)) throw new UsageError(`--jobs needs a whole number from 1, got ${JSON.stringify(opts.jobs)}`);
   const config = loadConfig(process.env, opts.jobs ? { ...flags, concurrency: opts.jobs } : flags);

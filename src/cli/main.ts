@@ -47,7 +47,7 @@ function registerServerCommands(program: Command): void {
     .action(exits(async (keyId: string, opts: Opts) => (await import('./keys.js')).revoke(configFlags(opts), keyId)));
 
   addConfigOptions(program.command('extract').description('run the engine without a server, bounded like the service'), ['max-pages', 'max-megapixels', 'timeout-ms', 'ocr-langs', 'ocr-engine'])
-    .argument('<file...>', 'PDF, PNG, JPEG, TIFF or WebP files')
+    .argument('<path...>', 'PDF, PNG, JPEG, TIFF or WebP files, and folders of them (recursively)')
     .option('--out <dir>', 'write DIR/NAME.json for each input NAME.ext (needed for several files)')
     .option('--pretty', 'indent the JSON')
     .option('--jobs <n>', 'documents extracted at once (default: TABLEMILL_WORKER_CONCURRENCY, the cores)')

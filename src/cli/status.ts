@@ -16,7 +16,7 @@ export async function watchBatch(client: TablemillClient, name: string): Promise
   try {
     return await client.waitUntilDone(name, {
       onStatus: (b) => {
-        bar ??= progressBar(`${name} {bar} {value}/{total} documents | {succeeded} succeeded, {failed} failed | {eta_formatted}`, b.document_count);
+        bar ??= progressBar(`${name} {bar} {value}/{total} documents | {succeeded} succeeded, {failed} failed | {duration_formatted}`, b.document_count, { succeeded: 0, failed: 0 });
         bar.setTotal(b.document_count);
         bar.update(finished(b), { succeeded: b.counts.succeeded, failed: b.counts.failed });
         const line = countsLine(b);

@@ -11,6 +11,7 @@ export type * from './webhooks.js';
 export type * from './idempotency.js';
 export type * from './changes.js';
 export type * from './rate-limits.js';
+export type * from './retention.js';
 export { BlobNotFoundError, BlobTooLargeError } from '../blobs/types.js';
 export type { BlobStore, PutResult } from '../blobs/types.js';
 

@@ -11,6 +11,7 @@ import type { BlobStore } from '../blobs/types.js';
 import type { ChangeStream } from './changes.js';
 import type { IdempotencyStore } from './idempotency.js';
 import type { RateLimitCounters } from './rate-limits.js';
+import type { RetentionStore } from './retention.js';
 import type { WebhookStore } from './webhooks.js';
 
 export interface Account {
@@ -119,6 +120,8 @@ export interface Store {
   readonly idempotency: IdempotencyStore;
   /** The API's rate-limit counters. */
   readonly rateLimits: RateLimitCounters;
+  /** Purges of old and deleted data (the retention sweep). */
+  readonly retention: RetentionStore;
   /** The original uploads (a local folder for SQLite, the database for PostgreSQL); closed with the Store. */
   readonly blobs: BlobStore;
   /** Committed changes: in-process for SQLite, LISTEN/NOTIFY (any process) for PostgreSQL. */
@@ -185,8 +188,14 @@ export interface Store {
    */
   completeDocument(id: string, attempt: number, outcome: DocumentOutcome, now: number): Promise<boolean>;
   /**
+   * Gives the lease back (shutdown): the document returns to `pending` (public status stays
+   * `processing`) and this claim does not count towards `maxAttempts`. Only if `attempt` still
+   * holds the lease; false: nothing was written.
+   */
+  releaseLease(id: string, attempt: number, now: number): Promise<boolean>;
+  /**
    * Expired leases go back to `pending` (public status stays `processing`), or end
-   * `failed / worker_lost` once `attempts >= maxAttempts`. Returns how many rows it touched.
+   * `failed / worker_lost` once the claims not released reach `maxAttempts`. Returns how many rows it touched.
    */
   reapExpiredLeases(maxAttempts: number, now: number): Promise<{ requeued: number; failed: number }>;
   /** Resolves when work may be available (NOTIFY on PostgreSQL, in-process signal on SQLite) or after `ms`. */

@@ -23,7 +23,10 @@ export interface WorkerDeps {
 }
 
 export interface Workers {
-  /** Stops claiming, lets in-flight documents finish for up to `graceMs`, then ends the threads. */
+  /**
+   * Stops claiming, lets in-flight documents finish for up to `graceMs` (default
+   * `TABLEMILL_SHUTDOWN_GRACE_MS`), gives the leases of the rest back, then ends the slots.
+   */
   stop(graceMs?: number): Promise<void>;
   readonly pool: ExtractionPool;
 }
@@ -77,10 +80,23 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
         finished(doc, outcome!, (performance.now() - started) / 1000);
       } else log('warn', 'lease lost before completion; outcome discarded', { document_id: doc.id, attempt: doc.attempt });
     } catch (err) {
-      // Shutdown: the lease runs out and the reaper hands the document to another worker.
       if (!(err instanceof ExtractionAbortedError)) log('error', 'document processing failed', { document_id: doc.id, error: String(err) });
+      else if (kill.signal.aborted && !renewal.lost) await release(doc);
     } finally {
       renewal.stop();
+    }
+  }
+
+  /**
+   * Shutdown after the grace: the lease goes back to the queue without using up an attempt.
+   * If that write fails, the lease runs out and the reaper hands the document on (counted).
+   */
+  async function release(doc: ClaimedDocument): Promise<void> {
+    try {
+      const released = await store.releaseLease(doc.id, doc.attempt, Date.now());
+      log('info', released ? 'lease given back at shutdown' : 'lease lost before it could be given back', { document_id: doc.id, attempt: doc.attempt });
+    } catch (err) {
+      log('warn', 'lease could not be given back; the reaper will requeue it', { document_id: doc.id, error: String(err) });
     }
   }
 
@@ -143,7 +159,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
 
   return {
     pool,
-    async stop(graceMs = 30_000) {
+    async stop(graceMs = config.worker.shutdownGraceMs) {
       shutdown.abort();
       wake?.abort();
       await loop;

@@ -75,6 +75,11 @@ export class Slot {
     child.once('exit', () => {
       this.exited = true;
     });
+    // A failed spawn or send is an 'error' event, which would end this process unheard: the
+    // child is taken for dead, and its run or start reports it.
+    child.on('error', () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.kill();

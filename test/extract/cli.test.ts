@@ -1,6 +1,6 @@
 /** `tablemill extract` as a user runs it: a real process on real PDFs. */
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -50,6 +50,19 @@ describe('tablemill extract', () => {
     });
   });
 
+  it('a folder is its PDF and image files, recursively, --jobs 2 of them at once', async () => {
+    const folder = join(dir, 'folder');
+    mkdirSync(join(folder, 'sub'), { recursive: true });
+    writeFileSync(join(folder, 'eu-002.pdf'), readFileSync(PDF));
+    writeFileSync(join(folder, 'sub', 'eu-003.pdf'), readFileSync(join(ICDAR_DIR, 'eu-003.pdf')));
+    writeFileSync(join(folder, 'readme.txt'), 'not a document');
+    const out = join(dir, 'folder-out');
+    const { code, stderr } = await cli(['--jobs', '2', '--out', out, folder]);
+    expect(code, stderr).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['eu-002.json', 'eu-003.json']);
+    expect(JSON.parse(readFileSync(join(out, 'eu-003.json'), 'utf8')).tables.length).toBeGreaterThanOrEqual(1);
+  });
+
   it('explains itself with --help and refuses several files without --out', async () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
@@ -60,11 +73,13 @@ describe('tablemill extract', () => {
   });
 
   it('hostile PDFs end as processing_error inside the time limit, every process under the memory bound', async () => {
-    const files = { 'bomb.pdf': await compressionBombPdf(), 'image-bomb.pdf': await imageBombPdf(), 'slow-scan.pdf': await scannedPdf(8) };
+    const files = { 'bomb.pdf': await compressionBombPdf(), 'image-bomb.pdf': await imageBombPdf(), 'slow-scan.pdf': await scannedPdf(30) };
     for (const [name, bytes] of Object.entries(files)) writeFileSync(join(dir, name), bytes);
     const out = join(dir, 'hostile');
     const maxRssMb = 600;
-    const timeoutMs = 4000;
+    // Long enough that a loaded machine still refuses the bombs by their bounds first (~1 s idle);
+    // 30 scanned pages take minutes of OCR, so the scan meets the limit.
+    const timeoutMs = 30_000;
     const started = Date.now();
     const proc = spawn(process.execPath, [BIN, 'extract', '--out', out, '--jobs', '2', '--timeout-ms', String(timeoutMs), ...Object.keys(files).map((n) => join(dir, n))], {
       env: { ...process.env, TABLEMILL_WORKER_MAX_RSS_MB: String(maxRssMb) },
@@ -80,9 +95,12 @@ describe('tablemill extract', () => {
       proc.once('exit', (c) => {
         clearInterval(timer);
         const children = [...peaks].filter(([pid]) => pid !== proc.pid).map(([, mb]) => mb);
-        console.log(`extract of 3 hostile PDFs: ${((Date.now() - started) / 1000).toFixed(1)} s; peak RSS: CLI ${peaks.get(proc.pid!)?.toFixed(0)} MB, children ${children.map((m) => m.toFixed(0)).join(', ')} MB`);
+        const seconds = (Date.now() - started) / 1000;
+        console.log(`extract of 3 hostile PDFs: ${seconds.toFixed(1)} s; peak RSS: CLI ${peaks.get(proc.pid!)?.toFixed(0)} MB, children ${children.map((m) => m.toFixed(0)).join(', ')} MB`);
         for (const mb of children) expect(mb).toBeLessThan(maxRssMb + 100); // one 50 ms poll of growth past the bound at most
         expect(peaks.get(proc.pid!)).toBeLessThan(400);
+        // Two jobs: the scan's limit, plus the children's start and the bombs' refusal.
+        expect(seconds).toBeLessThan(timeoutMs / 1000 + 30);
         resolveExit(c);
       });
     });

@@ -10,6 +10,7 @@ import { publicStatus } from '../../src/domain/status.js';
 import { InvalidCursorError } from '../../src/store/cursor.js';
 import type { BatchRow, NewDocument, Store } from '../../src/store/types.js';
 import { partsContract, type PartsHarness } from './contract-parts.js';
+import { retentionContract } from './contract-retention.js';
 
 export interface StoreHarness extends PartsHarness {
   /** A new, empty, migrated database and a first connection to it. */
@@ -408,6 +409,35 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect(await s.claimDocuments(1, 100, 9000)).toEqual([]);
     });
 
+    it('a lease given back does not count: three releases, then the reaper still requeues; a stale attempt cannot release', async () => {
+      const s = await fresh();
+      const { acc, batch, documents } = await setup(s, 1);
+      await s.submitBatch(acc.id, 'b1', 1000);
+      let t = 2000;
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        const [c] = await s.claimDocuments(1, 100, t);
+        expect(c.attempt).toBe(attempt);
+        expect(await s.releaseLease(c.id, c.attempt - 1, t + 10)).toBe(false); // not the holder
+        expect(await s.releaseLease(c.id, c.attempt, t + 10)).toBe(true);
+        expect(await s.releaseLease(c.id, c.attempt, t + 11)).toBe(false); // once only
+        const d = await s.getDocument(acc.id, documents[0].id);
+        expect(d).toMatchObject({ state: 'pending', lease_until: null, completed_at: null, started_at: 2000 });
+        expect((await consistent(s, acc.id, batch.id)).counts).toMatchObject({ queued: 0, processing: 1 });
+        t += 1000;
+      }
+      // Three claims given back, then two lost workers: the third lost one (the limit) fails it.
+      for (let lost = 1; lost <= 3; lost++) {
+        const [c] = await s.claimDocuments(1, 100, t);
+        expect(c.attempt).toBe(3 + lost);
+        expect(c.queued_at).toBe(lost === 1 ? t - 1000 + 10 : t - 1000 + 101);
+        expect(await s.reapExpiredLeases(3, t + 101)).toEqual(lost < 3 ? { requeued: 1, failed: 0 } : { requeued: 0, failed: 1 });
+        t += 1000;
+      }
+      const d = await s.getDocument(acc.id, documents[0].id);
+      expect(d).toMatchObject({ state: 'failed', attempts: 6, processing_error: { code: 'worker_lost' } });
+      expect((await consistent(s, acc.id, batch.id)).counts).toEqual({ queued: 0, processing: 0, succeeded: 0, failed: 1, canceled: 0 });
+    });
+
     it('lease renewal extends the lease; a stale attempt can neither renew nor complete', async () => {
       const s = await fresh();
       const { acc, batch, documents } = await setup(s, 1);
@@ -504,4 +534,5 @@ export function storeContract(name: string, harness: StoreHarness): void {
     });
   });
   partsContract(name, harness);
+  retentionContract(name, harness);
 }

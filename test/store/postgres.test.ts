@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { fakeDocument } from '../../bench/seed.js';
 import { newId } from '../../src/domain/names.js';
 import pg from 'pg';
 import { listenerName } from '../../src/store/postgres/pool.js';
@@ -6,6 +7,7 @@ import { PostgresStore } from '../../src/store/postgres/store.js';
 import { storeContract } from './contract.js';
 
 const url = process.env.TABLEMILL_TEST_DATABASE_URL;
+const RESULT = '{"tables":[],"line_items":[]}';
 
 if (!url) {
   describe.skip('Store contract: postgres (TABLEMILL_TEST_DATABASE_URL unset)', () => it('skipped', () => {}));
@@ -66,5 +68,60 @@ if (!url) {
       await s.close();
       await other.close();
     }
+  });
+
+  async function fresh(): Promise<PostgresStore> {
+    schemas.push(`${prefix}_q${schemas.length}`);
+    const s = await PostgresStore.open(url!, schemas[schemas.length - 1], { max: 4 });
+    await s.migrate();
+    return s;
+  }
+  async function seed(s: PostgresStore, account: string, batch: string, n: number, now = 1): Promise<string> {
+    const acc = await s.getOrCreateAccount(account, now);
+    await s.insertDocuments(acc.id, batch, Array.from({ length: n }, (_, i) => fakeDocument(i)), now);
+    await s.submitBatch(acc.id, batch, now);
+    return acc.id;
+  }
+
+  describe('postgres queue', () => {
+    it('concurrent completions share statements: each fenced by its attempt, counters and one event per batch right', async () => {
+      const s = await fresh();
+      try {
+        const accA = await seed(s, 'a', 'one', 30);
+        const accB = await seed(s, 'b', 'two', 10);
+        const got = await s.claimDocuments(40, 60_000, 2);
+        expect(got).toHaveLength(40);
+        expect((await s.getBatch(accA, 'one'))!.counts).toMatchObject({ queued: 0, processing: 30 });
+        const stale = got[0];
+        const written = await Promise.all(
+          got.map((d, i) =>
+            i % 7 === 3
+              ? s.completeDocument(d.id, d.attempt, { status: 'failed', page_count: null, error: { code: 'extraction_failed', message: 'bad' } }, 3)
+              : s.completeDocument(d.id, d.attempt + (d === stale ? 1 : 0), { status: 'succeeded', page_count: 1, result_json: RESULT }, 3),
+          ),
+        );
+        expect(written.filter((w) => !w)).toHaveLength(1);
+        expect(written[0]).toBe(false);
+        // The stale completion wrote nothing: its document still counts as processing.
+        const one = (await s.getBatch(accA, 'one'))!;
+        const two = (await s.getBatch(accB, 'two'))!;
+        const failedIdx = got.map((d, i) => (i % 7 === 3 ? d.batch_id : null)).filter(Boolean);
+        const failedOne = failedIdx.filter((b) => b === one.id).length;
+        const failedTwo = failedIdx.filter((b) => b === two.id).length;
+        const staleInOne = stale.batch_id === one.id ? 1 : 0;
+        expect(one.counts).toMatchObject({ queued: 0, processing: staleInOne, failed: failedOne, succeeded: 30 - failedOne - staleInOne });
+        expect(two.counts).toMatchObject({ queued: 0, processing: 1 - staleInOne, failed: failedTwo, succeeded: 10 - failedTwo - (1 - staleInOne) });
+        const done = stale.batch_id === one.id ? two : one;
+        expect(await s.listBatchEvents(done.id)).toHaveLength(1);
+        expect(await s.listBatchEvents(stale.batch_id)).toHaveLength(0);
+        expect(await s.completeDocument(stale.id, stale.attempt, { status: 'succeeded', page_count: 1, result_json: RESULT }, 4)).toBe(true);
+        expect(await s.listBatchEvents(stale.batch_id)).toHaveLength(1);
+        expect(await s.getDocumentResult(stale.account_id, stale.id)).not.toBeNull();
+        // The counters the group statements kept equal a recount of the documents.
+        for (const b of [one, two]) expect((await s.getBatchById(b.account_id, b.id))!.counts).toEqual((await s.recountBatch(b.id))!.counts);
+      } finally {
+        await s.close();
+      }
+    });
   });
 }

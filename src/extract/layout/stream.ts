@@ -125,6 +125,24 @@ function isChart(rows: Row[], nCols: number): boolean {
   return false;
 }
 
+/** A section number: "4", "8.6", "3.2.1." */
+const SECTION_NUMBER = /^\d{1,2}(\.\d{1,2})*\.?$/;
+/** Headings come a few at a time between paragraphs; a numbered table has more rows. */
+const MAX_HEADING_ROWS = 3;
+
+/**
+ * Numbered headings ("8.6  Products" over "8.6.1  Washing powders") with the number set apart
+ * from the title read as two columns; a numbered table has more rows, or figures beside.
+ */
+function numberedHeadings(rows: Row[], nCols: number): boolean {
+  if (nCols !== 2 || rows.length > MAX_HEADING_ROWS) return false;
+  return rows.every((r) => {
+    const first = r.cells.find((c) => c.col === 0 && c.span === 1);
+    const rest = r.cells.filter((c) => c !== first);
+    return first !== undefined && SECTION_NUMBER.test(textOf(first)) && rest.length > 0 && rest.every((c) => !isNumeric(textOf(c)));
+  });
+}
+
 /** Lists (a bullet or dash column) and prose in columns are not tables. */
 function looksLikeTable(rows: Row[], nCols: number): boolean {
   if (nCols < 2 || rows.length < 2) return false;
@@ -138,6 +156,7 @@ function looksLikeTable(rows: Row[], nCols: number): boolean {
   const texts = cells.map(textOf).filter((t) => /^\p{L}/u.test(t));
   if (texts.length >= 4 && texts.filter((t) => /^\p{Ll}/u.test(t)).length > 0.4 * texts.length) return false;
   if (isChart(rows, nCols)) return false;
+  if (numberedHeadings(rows, nCols)) return false;
   const first = cells.filter((c) => c.col === 0 && c.span === 1).map(textOf);
   if (first.length > 0 && first.every((t) => /^[•·▪◦‣●○■□\-–—*>]$/.test(t.trim()))) return false;
   return true;

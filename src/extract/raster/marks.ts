@@ -66,6 +66,28 @@ export function restoreMarks(words: OcrWord[], comps: Component[]): OcrWord[] {
   });
 }
 
+/** A number with one mark and one or two digits after it: the mark can only be a decimal one. */
+const DECIMAL = /^([^\d.,]{0,2}\d+)([.,])(\d{1,2}[^\d.,]{0,4})$/;
+/** The page's decimal mark: at least this many such numbers, and this share of them agree. */
+const MIN_DECIMALS = 6;
+const AGREE = 0.8;
+
+/**
+ * At 150–200 dpi a point and a comma differ by a few pixels of tail, and the recogniser reads
+ * some points of a page as commas ("17,1" among "24.7" and "40.5"). A page prints its decimals
+ * one way, so where most of its decimals agree, the few others take the page's mark. Thousands
+ * separators are left alone: they have three digits after them.
+ */
+export function agreeDecimalMarks<T extends { text: string }>(words: T[]): T[] {
+  const marks = words.map((w) => DECIMAL.exec(w.text)?.[2]);
+  const points = marks.filter((m) => m === '.').length;
+  const commas = marks.filter((m) => m === ',').length;
+  if (points + commas < MIN_DECIMALS) return words;
+  const mark = points >= AGREE * (points + commas) ? '.' : commas >= AGREE * (points + commas) ? ',' : null;
+  if (!mark) return words;
+  return words.map((w, i) => (marks[i] && marks[i] !== mark ? { ...w, text: w.text.replace(DECIMAL, `$1${mark}$3`) } : w));
+}
+
 /** Components whose box lies within the word's box (a pixel of slack; below, room for a comma's tail). */
 function boxIn(byX: Component[], w: OcrWord): Component[] {
   const below = w.y1 + Math.max(2, 0.4 * (w.y1 - w.y0));

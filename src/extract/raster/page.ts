@@ -17,7 +17,7 @@ import { addonAvailable, recognizeAddon, recognizeAddonMany } from './ocr-addon.
 import type { OcrWord } from './tsv.js';
 import { NOISE, secondLook } from './rescue.js';
 import { joinCjk } from './cjk.js';
-import { restoreMarks } from './marks.js';
+import { agreeDecimalMarks, restoreMarks } from './marks.js';
 import { figureBoxes, joinAcrossRulings } from './figures.js';
 import { splitBars } from './bars.js';
 
@@ -220,7 +220,7 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   const read = new Uint8Array(img.data.length);
   for (let i = 0; i < read.length; i++) read[i] = img.data[i] < 128 ? 1 : 0;
   const inkParts = components({ data: read, width: img.width, height: img.height });
-  ocr = restoreMarks(ocr, inkParts);
+  ocr = agreeDecimalMarks(restoreMarks(ocr, inkParts));
   const figures = figureBoxes(joinAcrossRulings(inkParts, found), glyphNow);
   lastPageTimings.rescued = second.crops;
   lastPageTimings.ocrMs = performance.now() - t;

@@ -108,6 +108,7 @@ TABLE documents
   completed_at bigint
   processing_error jsonb
   queued_at bigint
+  released_attempts integer NOT NULL DEFAULT 0
   CONSTRAINT documents_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id)
   CONSTRAINT documents_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES batches(id)
   CONSTRAINT documents_pkey PRIMARY KEY (id)
@@ -118,6 +119,7 @@ TABLE documents
   CREATE INDEX documents_pending ON documents USING btree (seq) WHERE (state = 'pending'::text)
   CREATE UNIQUE INDEX documents_pkey ON documents USING btree (id)
   CREATE UNIQUE INDEX documents_seq_key ON documents USING btree (seq)
+  CREATE INDEX documents_terminal_completed ON documents USING btree (completed_at) WHERE (state = ANY (ARRAY['succeeded'::text, 'failed'::text, 'canceled'::text]))
 
 TABLE idempotency_keys
   scope text NOT NULL

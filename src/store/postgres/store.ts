@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { StatusCounts } from '../../domain/batch.js';
 import { newId } from '../../domain/names.js';
 import { toClaimed } from '../rows.js';
-import { batchPages, deletion, deltas, isFirstClaim, perBatch, resultPages, writesCompletedEvent } from '../rules.js';
+import { batchPages, deletion, deltas, perBatch, resultPages, writesCompletedEvent } from '../rules.js';
 import type { ChangeStream } from '../changes.js';
 import type { RateLimitCounters } from '../rate-limits.js';
 import type { Account, ApiKeyRow, BatchEvent, BatchRecount, BatchRow, ClaimedDocument, DocumentOutcome, DocumentResultRow, DocumentRow, KeyAuth, NewDocument, Page, Store } from '../types.js';
@@ -17,15 +17,18 @@ import { Listener } from './listener.js';
 import { migratePostgres } from './migrate.js';
 import { notifyChange, notifyWork } from './notify.js';
 import { clientConfig, openPool, queryRetrying, transaction, type Q } from './pool.js';
+import { GroupCommit } from './group-commit.js';
 import * as queue from './queue.js';
 import { postgresRateLimits } from './rate-limits.js';
 import { PostgresWebhookStore } from './webhooks.js';
+import { PostgresRetentionStore } from './retention.js';
 
 /** Cluster-mode Store. `pool` and `tx` are for sibling modules in src/store/postgres/. */
 export class PostgresStore implements Store {
   readonly webhooks: PostgresWebhookStore;
   readonly idempotency: PostgresIdempotencyStore;
   readonly rateLimits: RateLimitCounters;
+  readonly retention: PostgresRetentionStore;
   /** Uploads in the database too, so hosts need no shared disk. */
   readonly blobs: PostgresBlobStore;
   private readonly listener: Listener;
@@ -39,6 +42,7 @@ export class PostgresStore implements Store {
     this.webhooks = new PostgresWebhookStore(pool);
     this.idempotency = new PostgresIdempotencyStore(pool);
     this.rateLimits = postgresRateLimits(pool, schema);
+    this.retention = new PostgresRetentionStore(pool);
     this.blobs = new PostgresBlobStore(pool);
   }
 
@@ -54,6 +58,12 @@ export class PostgresStore implements Store {
 
   /** The pool, with single statements retried on deadlock. */
   private readonly queryable: Q = { query: ((sql: string, values: unknown[]) => queryRetrying(this.pool, sql, values)) as Q['query'] };
+
+  /** Concurrent completions share one statement and one commit (`queue.completeGroup`). */
+  private readonly completions = new GroupCommit<queue.Completion & { now: number }, boolean>(async (group) => {
+    const written = await queue.completeGroup(this.queryable, group, Math.max(...group.map((c) => c.now)));
+    return group.map((c) => written.has(c.id));
+  });
 
   /** Runs `fn` in one transaction on one client (retried on deadlock). */
   tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -194,12 +204,7 @@ export class PostgresStore implements Store {
 
   async claimDocuments(limit: number, leaseMs: number, now: number): Promise<ClaimedDocument[]> {
     if (limit <= 0) return [];
-    return this.tx(async (c) => {
-      const rows = await queue.claimPending(c, limit, now + leaseMs, now);
-      if (rows.length) await notifyChange(c, 'documents');
-      for (const [batchId, n] of perBatch(rows, isFirstClaim)) await batches.bumpBatch(c, batchId, deltas.firstClaimed(n, now));
-      return rows.map(toClaimed);
-    });
+    return (await queue.claimPending(this.queryable, limit, now + leaseMs, now)).map(toClaimed);
   }
 
   async renewLease(id: string, attempt: number, leaseMs: number, now: number): Promise<boolean> {
@@ -207,7 +212,18 @@ export class PostgresStore implements Store {
   }
 
   async completeDocument(id: string, attempt: number, outcome: DocumentOutcome, now: number): Promise<boolean> {
-    return (await queue.completeInOneStatement(this.queryable, id, attempt, outcome, now, newId('evt'))) !== null;
+    return this.completions.add({ id, attempt, outcome, eventId: newId('evt'), now });
+  }
+
+  async releaseLease(id: string, attempt: number, now: number): Promise<boolean> {
+    const released = await this.tx(async (c) => {
+      if ((await queue.releaseLeased(c, id, attempt, now)) === null) return false;
+      await notifyChange(c, 'documents');
+      await notifyWork(c);
+      return true;
+    });
+    if (released) this.listener.wake();
+    return released;
   }
 
   /** Under a transaction-scoped advisory lock: when several processes reap, one does the work. */

@@ -38,15 +38,26 @@ export function completeLeased(db: Db, id: string, attempt: number, outcome: Doc
 }
 
 /**
- * Expired leases: back to `pending` while attempts remain, else `failed / worker_lost`.
+ * Gives a lease back (shutdown): the document waits in the queue again and the claim is not
+ * counted against the attempt limit. Fenced by `attempt`; returns the batch id or null.
+ */
+export function releaseLeased(db: Db, id: string, attempt: number, now: number): string | null {
+  const sql = `UPDATE documents SET state = 'pending', lease_until = NULL, queued_at = @now, released_attempts = released_attempts + 1
+     WHERE id = @id AND attempts = @attempt AND state = 'leased' RETURNING batch_id`;
+  const r = prepared(db, sql).get({ id, attempt, now }) as Raw | undefined;
+  return r ? (r.batch_id as string) : null;
+}
+
+/**
+ * Expired leases: back to `pending` while counted attempts remain, else `failed / worker_lost`.
  * Returns the batch id and new state of every row touched.
  */
 export function reapExpired(db: Db, maxAttempts: number, now: number): { batch_id: string; state: string }[] {
   const sql = `UPDATE documents SET
-       state = CASE WHEN attempts >= @max THEN 'failed' ELSE 'pending' END,
-       completed_at = CASE WHEN attempts >= @max THEN @now ELSE NULL END,
-       processing_error = CASE WHEN attempts >= @max THEN @error ELSE NULL END,
-       queued_at = CASE WHEN attempts >= @max THEN queued_at ELSE @now END,
+       state = CASE WHEN attempts - released_attempts >= @max THEN 'failed' ELSE 'pending' END,
+       completed_at = CASE WHEN attempts - released_attempts >= @max THEN @now ELSE NULL END,
+       processing_error = CASE WHEN attempts - released_attempts >= @max THEN @error ELSE NULL END,
+       queued_at = CASE WHEN attempts - released_attempts >= @max THEN queued_at ELSE @now END,
        lease_until = NULL
      WHERE state = 'leased' AND lease_until < @now RETURNING batch_id, state`;
   const error = JSON.stringify({ code: 'worker_lost', message: `the worker stopped renewing its lease ${maxAttempts} times` });

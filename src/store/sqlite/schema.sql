@@ -63,7 +63,7 @@ CREATE TABLE documents (
   started_at INTEGER,
   completed_at INTEGER,
   processing_error TEXT -- JSON {code, message}
-, queued_at INTEGER);
+, queued_at INTEGER, released_attempts INTEGER NOT NULL DEFAULT 0);
 
 CREATE TABLE idempotency_keys (
   scope TEXT NOT NULL,
@@ -124,6 +124,8 @@ CREATE INDEX documents_batch ON documents (batch_id, seq);
 CREATE INDEX documents_leased ON documents (lease_until) WHERE state = 'leased';
 
 CREATE INDEX documents_pending ON documents (seq) WHERE state = 'pending';
+
+CREATE INDEX documents_terminal_completed ON documents (completed_at) WHERE state IN ('succeeded', 'failed', 'canceled');
 
 CREATE INDEX idempotency_keys_expires ON idempotency_keys (expires_at);
 

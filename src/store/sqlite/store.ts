@@ -18,6 +18,7 @@ import { SqliteIdempotencyStore } from './idempotency.js';
 import * as queue from './queue.js';
 import { sqliteRateLimits } from './rate-limits.js';
 import { SqliteWebhookStore } from './webhooks.js';
+import { SqliteRetentionStore } from './retention.js';
 
 /**
  * One work signal and one change stream per database file in this process, so a submit
@@ -40,6 +41,7 @@ export class SqliteStore implements Store {
   readonly webhooks: SqliteWebhookStore;
   readonly idempotency: SqliteIdempotencyStore;
   readonly rateLimits: RateLimitCounters;
+  readonly retention: SqliteRetentionStore;
   readonly blobs: LocalBlobStore;
   readonly changes: LocalChanges;
   private readonly work: EventEmitter;
@@ -54,6 +56,7 @@ export class SqliteStore implements Store {
     this.webhooks = new SqliteWebhookStore(this.db, this.changes);
     this.idempotency = new SqliteIdempotencyStore(this.db);
     this.rateLimits = sqliteRateLimits(this.db);
+    this.retention = new SqliteRetentionStore(this.db, (fn) => this.tx(fn));
     this.blobs = new LocalBlobStore(opts.blobDir ?? join(dirname(path), 'blobs'));
   }
 
@@ -259,6 +262,12 @@ export class SqliteStore implements Store {
       this.afterTransition(batches.bumpBatch(this.db, batchId, deltas.completed(outcome.status, now)), now);
       return true;
     }, (ok) => ok);
+  }
+
+  async releaseLease(id: string, attempt: number, now: number): Promise<boolean> {
+    const released = this.write(() => queue.releaseLeased(this.db, id, attempt, now) !== null, (ok) => ok);
+    if (released) this.signalWork();
+    return released;
   }
 
   async reapExpiredLeases(maxAttempts: number, now: number): Promise<{ requeued: number; failed: number }> {

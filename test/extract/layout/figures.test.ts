@@ -54,4 +54,12 @@ describe('captions', () => {
     expect(detectTables(captioned('Figure 6:'))).toHaveLength(0);
     expect(detectTables(captioned('Abbildung 2'))).toHaveLength(0);
   });
+  it('numbered headings with the number set apart are not a two-column table', () => {
+    const heading = (n: string, title: string, y: number) => [at(n, 100, y), ...title.split(' ').map((t, i) => at(t, 180 + 70 * i, y))];
+    const headings = [...heading('8.6', 'Products', 500), ...heading('8.6.1', 'Washing powders', 530)];
+    expect(detectTables({ ...page, words: headings })).toHaveLength(0);
+    // Numbered rows with figures beside are a table.
+    const rows = [...heading('1', 'Apples 12', 500), ...heading('2', 'Pears 7', 530), ...heading('3', 'Plums 9', 560)];
+    expect(detectTables({ ...page, words: rows })).toHaveLength(1);
+  });
 });

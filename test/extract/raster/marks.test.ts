@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { restoreMarks } from '../../../src/extract/raster/marks.js';
+import { agreeDecimalMarks, restoreMarks } from '../../../src/extract/raster/marks.js';
 import type { OcrWord } from '../../../src/extract/raster/tsv.js';
 import type { Component } from '../../../src/extract/raster/text-size.js';
 
@@ -33,5 +33,17 @@ describe('decimal marks the recogniser dropped', () => {
     expect(restoreMarks([word('7,9', 100, 130)], [...digits, comp(113, 116, 115, 124), comp(122, 116, 124, 119)])[0].text).toBe('7,9');
     expect(restoreMarks([word('ab', 100, 130)], [...digits, comp(113, 116, 115, 119)])[0].text).toBe('ab');
     expect(restoreMarks([word('791', 100, 130)], [...digits, comp(113, 116, 115, 119)])[0].text).toBe('791');
+  });
+});
+
+describe("the page's decimal mark", () => {
+  const texts = (ws: string[]) => agreeDecimalMarks(ws.map((text) => ({ text }))).map((w) => w.text);
+  it('gives the few decimals read with the other mark the one most of the page uses', () => {
+    expect(texts(['24.7', '40.5', '35.7', '19.5', '17,1', '11.5', '7.0%', '(8.4%)', '1,234'])).toEqual(['24.7', '40.5', '35.7', '19.5', '17.1', '11.5', '7.0%', '(8.4%)', '1,234']);
+    expect(texts(['24,7', '40,5', '35,7', '19,5', '17.1', '11,5', '1.234,56', '20.03.2023'])).toEqual(['24,7', '40,5', '35,7', '19,5', '17,1', '11,5', '1.234,56', '20.03.2023']);
+  });
+  it('leaves a page alone with few decimals or no clear majority', () => {
+    expect(texts(['24.7', '40.5', '17,1'])).toEqual(['24.7', '40.5', '17,1']);
+    expect(texts(['24.7', '40.5', '35.7', '19,5', '17,1', '11,5'])).toEqual(['24.7', '40.5', '35.7', '19,5', '17,1', '11,5']);
   });
 });

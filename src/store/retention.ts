@@ -1,0 +1,51 @@
+/**
+ * What the retention sweep removes, as the Store keeps it (index of migration 135). A document
+ * is purgeable once it is terminal and either completed before the cutoff or in a deleted batch.
+ * Implemented per dialect in `sqlite/retention.ts` and `postgres/retention.ts`.
+ */
+import type { BatchDelta } from './delta.js';
+
+/** A purgeable document: its blob is deleted before its rows (a crash in between loses nothing). */
+export interface PurgeableDocument {
+  id: string;
+  blob_key: string;
+}
+
+export interface RetentionStore {
+  /**
+   * Up to `limit` terminal documents completed before `cutoff` (null: no age limit), or of a
+   * deleted batch, oldest first.
+   */
+  purgeableDocuments(cutoff: number | null, limit: number): Promise<PurgeableDocument[]>;
+  /**
+   * One transaction: removes those of `ids` still terminal with their results, and takes them
+   * off their batches' counters. Returns how many it removed.
+   */
+  purgeDocuments(ids: string[]): Promise<number>;
+  /**
+   * One transaction: up to `limit` batch events created before `cutoff` with no pending
+   * delivery go together with their deliveries (an event left without deliveries would be
+   * sent again). Returns how many events it removed.
+   */
+  purgeEvents(cutoff: number, limit: number): Promise<number>;
+  /**
+   * One transaction: up to `limit` deleted batches with no documents left go with their events,
+   * deliveries and webhook. Returns how many batches it removed.
+   */
+  purgeDeletedBatches(limit: number): Promise<number>;
+  /** Up to `limit` idempotency rows created before `cutoff` and not locked at `now`; returns how many. */
+  purgeIdempotency(cutoff: number, now: number, limit: number): Promise<number>;
+}
+
+/** The counter moves of removing terminal documents, one delta per batch. */
+export function purgeDeltas(rows: { batch_id: string; state: string }[]): Map<string, BatchDelta> {
+  const out = new Map<string, BatchDelta>();
+  for (const r of rows) {
+    const status = r.state as 'succeeded' | 'failed' | 'canceled';
+    const d = out.get(r.batch_id) ?? { counts: {}, documents: 0 };
+    d.counts[status] = (d.counts[status] ?? 0) - 1;
+    d.documents = (d.documents ?? 0) - 1;
+    out.set(r.batch_id, d);
+  }
+  return out;
+}
