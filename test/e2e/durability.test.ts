@@ -79,4 +79,54 @@ describe('durability', () => {
       await store.close();
     }
   }, 120_000);
+
+  it('restarts cut a long document short without using up its attempts: three SIGTERMs, then it succeeds', async () => {
+    // A 500 ms grace: each stop cuts the document short and gives its lease back. A 60 s lease keeps
+    // the reaper out of it, so only a release can return the document to the queue.
+    const own = { ...env, TABLEMILL_DATA_DIR: tempDataDir(), TABLEMILL_SHUTDOWN_GRACE_MS: '500', TABLEMILL_LOG_LEVEL: 'info', TABLEMILL_LEASE_MS: '60000', TABLEMILL_MAX_ATTEMPTS: '3', TABLEMILL_DOCUMENT_TIMEOUT_MS: '120000' };
+    const key = createKeyCli(own, 'acme');
+    let doc: { id: string } | undefined;
+    for (let restart = 0; restart < 3; restart++) {
+      const server = await serve(own);
+      running.push(server);
+      const client = new TablemillClient(server.url, key);
+      if (!doc) {
+        doc = (await client.upload('long', [{ filename: 'scanned.pdf', data: await scannedPdf(3) }])).documents[0];
+        await client.process('long');
+      }
+      const deadline = Date.now() + 60_000;
+      while ((await client.getDocument(doc.id)).status !== 'processing') {
+        expect(Date.now()).toBeLessThan(deadline);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      // Let the worker start on it, then deploy.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await server.stop()).toBe(0);
+      expect(server.output()).toContain('lease given back at shutdown');
+      // Back in the queue, publicly still `processing` (a status never moves backwards).
+      const store = await openStore(loadConfig(own));
+      try {
+        const account = await store.findAccountByKeyHash(hashApiKey(key));
+        const row = await store.getDocument(account!.id, doc.id);
+        expect(row).toMatchObject({ state: 'pending', attempts: restart + 1 });
+      } finally {
+        await store.close();
+      }
+    }
+    const last = await serve(own);
+    running.push(last);
+    const client = new TablemillClient(last.url, key);
+    await client.waitUntilDone('long', { timeoutMs: 150_000 });
+    const finished = await client.getDocument(doc!.id);
+    expect(finished.status, JSON.stringify(finished.processing_error)).toBe('succeeded');
+    expect(await last.stop()).toBe(0);
+    const store = await openStore(loadConfig(own));
+    try {
+      const account = await store.findAccountByKeyHash(hashApiKey(key));
+      // Four claims, three of them given back: more than TABLEMILL_MAX_ATTEMPTS, and not worker_lost.
+      expect(await store.getDocument(account!.id, doc!.id)).toMatchObject({ state: 'succeeded', attempts: 4 });
+    } finally {
+      await store.close();
+    }
+  }, 300_000);
 });
