@@ -1,6 +1,6 @@
 /**
  * `tablemill convert PATH... --out FILE [--batch NAME]`: upload, process, wait and download in
- * one step. The format comes from FILE's extension. The exit code is 3, with the failed files
+ * one step. The format comes from FILE's extension. The exit code is 1, with the failed files
  * named on stderr, when any document failed; FILE is written either way.
  */
 import { randomBytes } from 'node:crypto';

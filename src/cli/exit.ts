@@ -5,8 +5,8 @@ export const EXIT = {
   failure: 1,
   /** Bad usage: an unknown command or flag, a missing argument. */
   usage: 2,
-  /** The command ran, but at least one document ended `failed` (convert, extract). */
-  documentsFailed: 3,
+  /** The command ran, but at least one document ended `failed` (convert, extract): the contract's exit 1. */
+  documentsFailed: 1,
   /** A setting is invalid (sysexits' EX_CONFIG). */
   config: 78,
   /** Stopped by SIGINT/SIGTERM before it finished (128 + SIGINT). */
@@ -15,9 +15,9 @@ export const EXIT = {
 
 export const EXIT_HELP = `Exit codes:
   0    success
-  1    failure (the server refused, a file could not be read, a network error)
+  1    failure (the server refused, a file could not be read, a network error,
+       or at least one document failed in convert or extract, each one named)
   2    bad usage (unknown command or flag, missing argument)
-  3    at least one document failed (convert, extract)
   78   invalid configuration
   130  interrupted (SIGINT/SIGTERM)`;
 

@@ -51,7 +51,7 @@ function registerServerCommands(program: Command): void {
     .option('--out <dir>', 'write DIR/NAME.json for each input NAME.ext (needed for several files)')
     .option('--pretty', 'indent the JSON')
     .option('--jobs <n>', 'documents extracted at once (default: TABLEMILL_WORKER_CONCURRENCY, the cores)')
-    .addHelpText('after', '\nOne file without --out prints its result JSON ({page_count, document_type, fields, tables, line_items, totals}) on stdout.\nA file that cannot be extracted gets {"processing_error": {"code", "message"}} instead, and the exit code is 3.')
+    .addHelpText('after', '\nOne file without --out prints its result JSON ({page_count, document_type, fields, tables, line_items, totals}) on stdout.\nA file that cannot be extracted gets {"processing_error": {"code", "message"}} instead, and the exit code is 1.')
     .action(exits(async (files: string[], opts: Opts) => (await import('./extract.js')).run(files, opts, configFlags(opts))));
 }
 

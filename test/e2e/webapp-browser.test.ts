@@ -10,7 +10,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { REPO_ROOT } from '../paths.js';
 import { ICDAR_DIR } from './fixtures.js';
 import { createKeyCli, extractCli, serve, tempDataDir, type ServeProcess } from './server.js';
-import { dropFile, sidewaysOverflow, unlabelledControls } from './webapp-helpers.js';
+import { dropFile, pageBasics, sidewaysOverflow, unlabelledControls } from './webapp-helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(REPO_ROOT, '.tmp/webapp-e2e');
@@ -142,6 +142,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in chromium', () => {
     expect(result.tables.length).toBeGreaterThan(0);
     expect(result.tables.map((t) => t.cells.map((c) => c.text))).toEqual(engine.tables.map((t) => t.cells.map((c) => c.text)));
     await expectTablesShown(page, result.tables);
+    expect(await pageBasics(page)).toEqual({ imagesWithoutAlt: 0, lang: 'en', title: 'eu-001.pdf – Tablemill' });
     const outlined = await page.$$eval('[data-test=table-outline]', (gs) => gs.map((g) => Number(g.getAttribute('data-index'))));
     expect(outlined).toEqual(result.tables.flatMap((t, i) => (t.page === 1 ? [i] : [])));
     expect(await page.locator('[data-test=fields]').count()).toBe(1);

@@ -18,6 +18,15 @@ export function unlabelledControls(page: Page): Promise<string[]> {
   );
 }
 
+/** Images without alternative text, and whether the page states its language and title. */
+export async function pageBasics(page: Page): Promise<{ imagesWithoutAlt: number; lang: string | null; title: string }> {
+  return {
+    imagesWithoutAlt: await page.locator('img:not([alt])').count(),
+    lang: await page.getAttribute('html', 'lang'),
+    title: await page.title(),
+  };
+}
+
 /** How far the page scrolls sideways (0: it fits the viewport). */
 export function sidewaysOverflow(page: Page): Promise<number> {
   return page.evaluate(() => {

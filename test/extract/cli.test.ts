@@ -37,12 +37,12 @@ describe('tablemill extract', () => {
     expect(Array.isArray(result.line_items)).toBe(true);
   });
 
-  it('writes DIR/NAME.json per input with --out; a bad file gets processing_error and exit code 3', async () => {
+  it('writes DIR/NAME.json per input with --out; a bad file gets processing_error and exit code 1', async () => {
     const bad = join(dir, 'broken.pdf');
     writeFileSync(bad, '%PDF-1.4\nthis is not really a pdf\n');
     const out = join(dir, 'out');
     const { code, stderr } = await cli(['--out', out, PDF, bad]);
-    expect(code).toBe(3);
+    expect(code).toBe(1);
     expect(stderr).toContain('broken.pdf: corrupt_file');
     expect(JSON.parse(readFileSync(join(out, 'eu-002.json'), 'utf8')).page_count).toBe(1);
     expect(JSON.parse(readFileSync(join(out, 'broken.json'), 'utf8'))).toEqual({
@@ -104,7 +104,7 @@ describe('tablemill extract', () => {
         resolveExit(c);
       });
     });
-    expect(code, stderr).toBe(3);
+    expect(code, stderr).toBe(1);
     const error = (name: string) => JSON.parse(readFileSync(join(out, name.replace('.pdf', '.json')), 'utf8')).processing_error;
     expect(error('bomb.pdf').code).toBe('resource_limit');
     expect(error('image-bomb.pdf').code).toBe('resource_limit');

@@ -1,6 +1,6 @@
 // The account's batches, newest first, with live counts; and the upload form that starts a batch.
 import { useEffect, useState } from 'preact/hooks';
-import { html } from './html.js';
+import { html, useTitle } from './html.js';
 import { errorText } from './api.js';
 import { UploadPanel } from './upload.js';
 import { Counts, StatusBadge, Time } from './status.js';
@@ -28,6 +28,7 @@ export function BatchList({ api }) {
   const [batches, setBatches] = useState(null);
   const [cursor, setCursor] = useState(null);
   const [error, setError] = useState(null);
+  useTitle('Batches');
 
   const load = async (from) => {
     try {

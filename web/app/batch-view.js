@@ -1,6 +1,6 @@
 // One batch: live status by long-poll, its documents, upload more, process, downloads, webhook, delete.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { html } from './html.js';
+import { html, useTitle } from './html.js';
 import { errorText } from './api.js';
 import { UploadPanel } from './upload.js';
 import { ConfirmButton } from './confirm.js';
@@ -43,6 +43,7 @@ export function BatchView({ api, name }) {
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
   const loading = useRef({ running: false, again: false });
+  useTitle(name);
 
   // Re-reads the documents when the batch changes; changes that arrive meanwhile cause one more read.
   const refresh = useCallback(async () => {

@@ -1,7 +1,7 @@
 // One document: status (live until it is done), the page image with its tables outlined beside
 // the tables themselves, fields, line items, downloads, delete.
 import { useState } from 'preact/hooks';
-import { html } from './html.js';
+import { html, useTitle } from './html.js';
 import { FORMATS, errorText } from './api.js';
 import { ConfirmButton } from './confirm.js';
 import { Downloads } from './downloads.js';
@@ -16,6 +16,7 @@ const DOC_FORMATS = FORMATS.filter((f) => f.format !== 'zip');
 export function DocumentView({ api, id }) {
   const [doc, setDoc] = useState(null);
   const [error, setError] = useState(null);
+  useTitle(doc?.filename ?? 'Document');
 
   // The status endpoint drives the view; the results are read again whenever the status changes.
   const stopWatching = useWatch(api, `/v1/documents/${enc(id)}`, async () => {

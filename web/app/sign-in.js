@@ -1,12 +1,13 @@
 // Sign in with an API key: the key is checked against the server before it is kept.
 import { useState } from 'preact/hooks';
-import { html } from './html.js';
+import { html, useTitle } from './html.js';
 import { AppApi, errorText } from './api.js';
 
 export function SignIn({ onSignIn }) {
   const [key, setKey] = useState('');
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
+  useTitle('Sign in');
 
   const submit = async (e) => {
     e.preventDefault();

@@ -24,27 +24,42 @@ export interface PlacedCell {
 }
 
 /**
- * The table's cells placed on its grid: body cells typed (header rows stay text), merges for
- * every span, clipped to the grid; a cell inside an earlier cell's span is dropped rather than
- * overlapping it (a spreadsheet cannot hold two merges over one cell).
+ * The table's cells placed on its grid: body cells typed (header rows stay text), a merge for
+ * every span, clipped to the grid. No text is lost where the engine's cells collide: a span
+ * that would cover another cell's position stops before it (first along its row, then down its
+ * column), and a cell at the very position of an earlier one joins its text onto that cell's on
+ * a new line (a sheet holds one value per position).
  */
 export function placeTable(t: Table, style: NumberStyle): { cells: PlacedCell[]; merges: Merge[] } {
+  const pos = (r: number, k: number) => r * t.n_cols + k;
+  const inGrid = t.cells.filter((c) => c.row < t.n_rows && c.col < t.n_cols).sort((a, b) => a.row - b.row || a.col - b.col);
+  const origins = new Set(inGrid.map((c) => pos(c.row, c.col)));
   const taken = new Set<number>();
-  const cells: PlacedCell[] = [];
+  const byOrigin = new Map<number, PlacedCell & { raw: string[]; header: boolean }>();
   const merges: Merge[] = [];
-  const sorted = [...t.cells].sort((a, b) => a.row - b.row || a.col - b.col);
-  for (const c of sorted) {
-    if (c.row >= t.n_rows || c.col >= t.n_cols || taken.has(c.row * t.n_cols + c.col)) continue;
-    const bottom = Math.min(t.n_rows, c.row + Math.max(1, c.row_span)) - 1;
-    const right = Math.min(t.n_cols, c.col + Math.max(1, c.col_span)) - 1;
-    let free = true;
-    for (let r = c.row; r <= bottom && free; r++) for (let k = c.col; k <= right; k++) if (taken.has(r * t.n_cols + k)) free = false;
-    if (!free) continue;
-    for (let r = c.row; r <= bottom; r++) for (let k = c.col; k <= right; k++) taken.add(r * t.n_cols + k);
-    const typed = c.row < t.header_rows ? { value: c.text } : typedCell(c.text, style);
-    cells.push({ row: c.row, col: c.col, ...typed });
+  // A span stops before every other cell's position, so no cell ever falls inside an earlier span.
+  for (const c of inGrid) {
+    const own = pos(c.row, c.col);
+    const placed = byOrigin.get(own);
+    if (placed) {
+      placed.raw.push(c.text);
+      continue;
+    }
+    const blocked = (r: number, k: number) => taken.has(pos(r, k)) || (pos(r, k) !== own && origins.has(pos(r, k)));
+    let right = Math.min(t.n_cols, c.col + Math.max(1, c.col_span)) - 1;
+    for (let k = c.col + 1; k <= right; k++) if (blocked(c.row, k)) right = k - 1;
+    let bottom = Math.min(t.n_rows, c.row + Math.max(1, c.row_span)) - 1;
+    for (let r = c.row + 1; r <= bottom; r++) {
+      for (let k = c.col; k <= right; k++) if (blocked(r, k)) bottom = r - 1;
+    }
+    for (let r = c.row; r <= bottom; r++) for (let k = c.col; k <= right; k++) taken.add(pos(r, k));
+    byOrigin.set(own, { row: c.row, col: c.col, value: c.text, raw: [c.text], header: c.row < t.header_rows });
     if (bottom > c.row || right > c.col) merges.push([c.row + 1, c.col + 1, bottom + 1, right + 1]);
   }
+  const cells = [...byOrigin.values()].map(({ row, col, raw, header }): PlacedCell => {
+    const text = raw.join('\n');
+    return { row, col, ...(header || raw.length > 1 ? { value: text } : typedCell(text, style)) };
+  });
   return { cells, merges };
 }
 
