@@ -10,6 +10,7 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   startup: () => import('./startup.js'),
   bombs: () => import('./bombs.js'),
   pages: () => import('./pages.js'),
+  ingest: () => import('./ingest.js'),
 };
 
 const DEFAULT = ['status', 'queue'];
