@@ -9,6 +9,7 @@ import { newId } from '../../src/domain/names.js';
 import { publicStatus } from '../../src/domain/status.js';
 import { InvalidCursorError } from '../../src/store/cursor.js';
 import type { BatchRow, NewDocument, Store } from '../../src/store/types.js';
+import { fairContract } from './contract-fair.js';
 import { partsContract, type PartsHarness } from './contract-parts.js';
 import { retentionContract } from './contract-retention.js';
 
@@ -535,4 +536,5 @@ export function storeContract(name: string, harness: StoreHarness): void {
   });
   partsContract(name, harness);
   retentionContract(name, harness);
+  fairContract(name, harness);
 }
