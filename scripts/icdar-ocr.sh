@@ -13,6 +13,7 @@
 #        per-page results there, to compare two runs page by page)
 set -eu
 cd "$(dirname "$0")/.."
+npm run build --silent >/dev/null   # bin/tablemill runs the compiled dist/
 SHARED=${SHARED:-../shared}   # shared/ beside the repository, as CI lays it
 DATA=${DATA:-$SHARED/data/icdar2013-eu}
 OUT=${1:-$(mktemp -d)}

@@ -3,6 +3,7 @@
 # usage: scripts/icdar.sh [OUT_DIR]   (default: a fresh temp dir; DATA overrides the data set)
 set -eu
 cd "$(dirname "$0")/.."
+npm run build --silent >/dev/null   # bin/tablemill runs the compiled dist/
 SHARED=${SHARED:-../shared}
 DATA=${DATA:-$SHARED/data/icdar2013-eu}
 OUT=${1:-$(mktemp -d)}
