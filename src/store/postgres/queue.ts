@@ -1,14 +1,16 @@
 /** SQL of the queue: claim, renew, complete, reap (PostgreSQL). */
 import type { DocumentOutcome } from '../types.js';
-import { FAIR_ORDER_SQL } from '../fair-order.js';
+import { fairOrderSql } from '../fair-order.js';
 import { BATCH_JSON_SQL, LIVE_ALL_DONE_SQL } from './events.js';
 import { CHANGES_CHANNEL } from './notify.js';
 import type { Q } from './pool.js';
 
 type Raw = Record<string, unknown>;
 
+const FAIR = fairOrderSql("CROSS JOIN LATERAL (SELECT id, seq FROM documents WHERE batch_id = b.id AND state = 'pending' ORDER BY seq LIMIT $1) d");
+
 /**
- * Claims up to `limit` pending documents in fair order (see `FAIR_ORDER_SQL`), bumps their batches' counters (first claims only:
+ * Claims up to `limit` pending documents in fair order (see `fairOrderSql`), bumps their batches' counters (first claims only:
  * queued → processing) and announces the change, in ONE autocommit statement: one round-trip
  * and one commit per claim group. Concurrent claimers skip each other's rows (SKIP LOCKED), so
  * two never get the same one. `attempts` becomes 1 exactly on a first claim.
@@ -16,7 +18,7 @@ type Raw = Record<string, unknown>;
 export async function claimPending(q: Q, limit: number, leaseUntil: number, now: number): Promise<Raw[]> {
   const sql = `WITH c AS (
        UPDATE documents SET state = 'leased', attempts = attempts + 1, lease_until = $2, started_at = coalesce(started_at, $3)
-       WHERE id IN (SELECT d.id FROM documents d JOIN (${FAIR_ORDER_SQL}) f ON f.id = d.id WHERE d.state = 'pending'
+       WHERE id IN (SELECT d.id FROM documents d JOIN (${FAIR}) f ON f.id = d.id WHERE d.state = 'pending'
          ORDER BY f.ra, f.seq LIMIT $1 FOR UPDATE OF d SKIP LOCKED)
        RETURNING id, account_id, batch_id, blob_key, content_type, filename, attempts, seq, queued_at
      ), g AS (

@@ -117,6 +117,7 @@ TABLE documents
   CREATE INDEX documents_batch ON documents USING btree (batch_id, seq)
   CREATE INDEX documents_leased ON documents USING btree (lease_until) WHERE (state = 'leased'::text)
   CREATE INDEX documents_pending ON documents USING btree (seq) WHERE (state = 'pending'::text)
+  CREATE INDEX documents_pending_batch ON documents USING btree (batch_id, seq) WHERE (state = 'pending'::text)
   CREATE UNIQUE INDEX documents_pkey ON documents USING btree (id)
   CREATE UNIQUE INDEX documents_seq_key ON documents USING btree (seq)
   CREATE INDEX documents_terminal_completed ON documents USING btree (completed_at) WHERE (state = ANY (ARRAY['succeeded'::text, 'failed'::text, 'canceled'::text]))

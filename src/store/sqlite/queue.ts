@@ -1,19 +1,21 @@
 /** SQL of the queue: claim, renew, complete, reap (SQLite). */
 import type { DocumentOutcome } from '../types.js';
-import { FAIR_ORDER_SQL } from '../fair-order.js';
+import { fairOrderSql } from '../fair-order.js';
 import { prepared, type Db } from './db.js';
 
 type Raw = Record<string, unknown>;
 
+const FAIR = fairOrderSql("JOIN documents d ON d.id IN (SELECT id FROM documents WHERE batch_id = b.id AND state = 'pending' ORDER BY seq LIMIT @limit)");
+
 /**
- * Claims up to `limit` pending documents in one statement, in fair order (see `FAIR_ORDER_SQL`).
+ * Claims up to `limit` pending documents in one statement, in fair order (see `fairOrderSql`).
  * SQLite has no SKIP LOCKED; the
  * caller holds the write lock (`BEGIN IMMEDIATE`) and the `state = 'pending'` guard in the
  * UPDATE makes a stale pick harmless. `attempts` becomes 1 exactly on a first claim.
  */
 export function claimPending(db: Db, limit: number, leaseUntil: number, now: number): Raw[] {
   const sql = `UPDATE documents SET state = 'leased', attempts = attempts + 1, lease_until = @lease, started_at = coalesce(started_at, @now)
-     WHERE id IN (SELECT id FROM (${FAIR_ORDER_SQL}) ORDER BY ra, seq LIMIT @limit) AND state = 'pending'
+     WHERE id IN (SELECT id FROM (${FAIR}) ORDER BY ra, seq LIMIT @limit) AND state = 'pending'
      RETURNING id, account_id, batch_id, blob_key, content_type, filename, attempts, queued_at`;
   return prepared(db, sql).all({ lease: leaseUntil, now, limit }) as Raw[];
 }

@@ -125,6 +125,8 @@ CREATE INDEX documents_leased ON documents (lease_until) WHERE state = 'leased';
 
 CREATE INDEX documents_pending ON documents (seq) WHERE state = 'pending';
 
+CREATE INDEX documents_pending_batch ON documents (batch_id, seq) WHERE state = 'pending';
+
 CREATE INDEX documents_terminal_completed ON documents (completed_at) WHERE state IN ('succeeded', 'failed', 'canceled');
 
 CREATE INDEX idempotency_keys_expires ON idempotency_keys (expires_at);
