@@ -10,7 +10,7 @@ export async function run(flags: Record<string, string>, workers: boolean): Prom
   const { startServer } = await import('../server.js');
   const server = await startServer(config, { workers, logger: { level: config.logLevel } });
   const mode = config.databaseUrl ? 'postgresql' : 'sqlite';
-  const threads = workers ? `${config.worker.concurrency} worker threads` : 'no workers';
+  const threads = workers ? `${config.worker.concurrency} extraction processes` : 'no workers';
   process.stdout.write(`tablemill listening on ${server.url} (${mode}, ${threads})\n`);
   const signal = await untilSignal();
   server.app.log.info({ signal }, 'shutting down');

@@ -14,7 +14,7 @@ export async function run(flags: Record<string, string>): Promise<number> {
   const { startWorkerProcess } = await import('../server.js');
   const proc = await startWorkerProcess(config);
   const mode = config.databaseUrl ? 'postgresql' : `sqlite ${config.dataDir}`;
-  process.stdout.write(`tablemill worker running ${config.worker.concurrency} threads against ${mode}\n`);
+  process.stdout.write(`tablemill worker running ${config.worker.concurrency} extraction processes against ${mode}\n`);
   if (proc.metricsUrl) process.stdout.write(`tablemill worker metrics on ${proc.metricsUrl}\n`);
   await untilSignal();
   await proc.close();

@@ -1,5 +1,5 @@
 /**
- * The worker loop: claim pending documents while threads are free, keep each lease renewed, run
+ * The worker loop: claim pending documents while extraction slots are free, keep each lease renewed, run
  * the extraction in the pool and write the outcome, fenced by the attempt. Woken by
  * `store.waitForWork` (in-process signal or LISTEN), with polling every `pollMs` as the fallback.
  */
@@ -155,7 +155,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   }
 
   const loop = run();
-  log('info', 'workers started', { threads: concurrency });
+  log('info', 'workers started', { slots: concurrency });
 
   return {
     pool,

@@ -127,7 +127,7 @@ describe('tablemill serve / worker', () => {
     try {
       const done = await client.waitUntilDone('c1', { timeoutMs: 90_000 });
       expect(done).toMatchObject({ status: 'succeeded', counts: { succeeded: 1 } });
-      expect(out).toContain('tablemill worker running 1 threads');
+      expect(out).toContain('tablemill worker running 1 extraction processes');
       // One JSON log line as the document is claimed, one as it finishes (written just after the
       // outcome is committed, so it may follow the batch's all_done by a moment).
       for (let i = 0; i < 100 && !out.includes('"document finished"'); i++) await new Promise((r) => setTimeout(r, 50));
