@@ -5,6 +5,9 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { OCR_ENGINES, type OcrEngine } from './extract/types.js';
+import type { S3BlobsConfig } from './blobs/types.js';
+
+export type { S3BlobsConfig };
 
 export interface Config {
   port: number;
@@ -14,6 +17,8 @@ export interface Config {
   databaseUrl: string | null;
   /** PostgreSQL schema holding every table (tests isolate themselves with it); null: the default. */
   dbSchema: string | null;
+  /** Where originals live: null is the store's own (files under `dataDir`, or PostgreSQL tables). */
+  blobs: S3BlobsConfig | null;
   limits: {
     maxFileBytes: number;
     maxFilesPerRequest: number;
@@ -117,6 +122,37 @@ export function parseDurations(setting: string, raw: string): number[] {
   });
 }
 
+/** `TABLEMILL_BLOBS` and the AWS SDK's standard variables; null when unset. */
+function blobsConfig(e: Record<string, string | undefined>): S3BlobsConfig | null {
+  const raw = (e.TABLEMILL_BLOBS ?? '').trim();
+  if (raw === '') return null;
+  const m = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(raw);
+  if (!m) throw new ConfigError('TABLEMILL_BLOBS', `expected s3://BUCKET/PREFIX, got ${JSON.stringify(raw)}`);
+  const bucket = m[1];
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError('TABLEMILL_BLOBS', `not a valid bucket name: ${JSON.stringify(bucket)}`);
+  const prefix = (m[2] ?? '').replace(/^\/+|\/+$/g, '');
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f]/.test(prefix)) throw new ConfigError('TABLEMILL_BLOBS', 'the prefix has control characters');
+  const endpointRaw = (e.AWS_ENDPOINT_URL_S3 ?? e.AWS_ENDPOINT_URL ?? '').trim();
+  let endpoint: string | null = null;
+  if (endpointRaw !== '') {
+    try {
+      const u = new URL(endpointRaw);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
+      endpoint = endpointRaw;
+    } catch {
+      throw new ConfigError('AWS_ENDPOINT_URL', `expected an http(s) URL, got ${JSON.stringify(endpointRaw)}`);
+    }
+  }
+  const region = (e.AWS_REGION ?? e.AWS_DEFAULT_REGION ?? '').trim() || 'us-east-1';
+  const id = (e.AWS_ACCESS_KEY_ID ?? '').trim();
+  const secret = (e.AWS_SECRET_ACCESS_KEY ?? '').trim();
+  if ((id === '') !== (secret === '')) throw new ConfigError('AWS_ACCESS_KEY_ID', 'set both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or neither');
+  const token = (e.AWS_SESSION_TOKEN ?? '').trim();
+  const credentials = id === '' ? null : { accessKeyId: id, secretAccessKey: secret, ...(token ? { sessionToken: token } : {}) };
+  return { bucket, prefix, endpoint, region, credentials };
+}
+
 /** Builds the config from an environment and `--flag value` / `--flag=value` overrides. */
 export function loadConfig(env: Record<string, string | undefined> = process.env, flags: Record<string, string> = {}): Config {
   const e: Record<string, string | undefined> = { ...env };
@@ -145,6 +181,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: resolve(e.TABLEMILL_DATA_DIR && e.TABLEMILL_DATA_DIR !== '' ? e.TABLEMILL_DATA_DIR : './data'),
     databaseUrl,
     dbSchema,
+    blobs: blobsConfig(e),
     limits: {
       maxFileBytes: int(e, 'TABLEMILL_MAX_FILE_MB', 25, 1, 4096) * MiB,
       maxFilesPerRequest: int(e, 'TABLEMILL_MAX_FILES', 100, 1, 10_000),

@@ -33,6 +33,8 @@ export function toApiError(err: unknown): ApiError {
   }
   // Matched by name: the store's cursor decoder throws it for a cursor that is not one of ours.
   if (e && e.name === 'InvalidCursorError') return new ApiError(400, 'invalid_request', e.message || 'invalid cursor', { in: 'querystring', field: 'cursor' });
+  // Matched by name like the cursor error: the blob store (an object store) is not reachable now.
+  if (e && e.name === 'BlobUnavailableError') return new ApiError(503, 'unavailable', e.message, { reason: 'blob_store' }, { 'retry-after': '5' });
   if (e && e.code === 'FST_FILES_LIMIT') return new ApiError(413, 'too_many_files', e.message);
   if (e && (e.code === 'FST_PARTS_LIMIT' || e.code === 'FST_FIELDS_LIMIT')) return new ApiError(413, 'invalid_request', e.message);
   if (e && e.code === 'FST_REQ_FILE_TOO_LARGE') return new ApiError(413, 'file_too_large', e.message);

@@ -42,3 +42,25 @@ export class BlobNotFoundError extends Error {
     this.name = 'BlobNotFoundError';
   }
 }
+
+/** The blob store cannot be reached now (the API answers 503 `unavailable`; a worker retries later). */
+export class BlobUnavailableError extends Error {
+  /** Read by the upload route, which turns errors without a status into 400 (malformed body). */
+  readonly statusCode = 503;
+  constructor(message: string, cause?: unknown) {
+    super(message, { cause });
+    this.name = 'BlobUnavailableError';
+  }
+}
+
+/** Originals in an S3-compatible bucket (`TABLEMILL_BLOBS=s3://BUCKET/PREFIX`). */
+export interface S3BlobsConfig {
+  bucket: string;
+  /** Key prefix inside the bucket, without slashes at either end; '' for none. */
+  prefix: string;
+  /** `AWS_ENDPOINT_URL` (MinIO, Ceph, s3rver; path-style addressing); null: AWS itself. */
+  endpoint: string | null;
+  region: string;
+  /** From `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`; null: the SDK's own chain (profile, instance role). */
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | null;
+}

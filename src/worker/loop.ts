@@ -3,7 +3,7 @@
  * the extraction in the pool and write the outcome, fenced by the attempt. Woken by
  * `store.waitForWork` (in-process signal or LISTEN), with polling every `pollMs` as the fallback.
  */
-import type { BlobStore } from '../blobs/types.js';
+import { BlobUnavailableError, type BlobStore } from '../blobs/types.js';
 import type { Config } from '../config.js';
 import { startLeaseRenewal } from './lease.js';
 import { startReaper } from './reaper.js';
@@ -70,6 +70,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
       try {
         bytes = await blobs.get(doc.blob_key);
       } catch (err) {
+        // An unreachable object store is no fault of the file: the lease runs out and a later attempt reads it.
+        if (err instanceof BlobUnavailableError) throw err;
         outcome = { status: 'failed', page_count: null, error: { code: 'extraction_failed', message: `original file unreadable: ${(err as Error).message}` } };
       }
       // A lost lease aborts too: another attempt owns the document and our outcome would be discarded.

@@ -2,7 +2,9 @@
 // a random process killed with SIGKILL every 2 s and started again. At the end every document is
 // terminal with one result, each batch's counters equal a recount of its documents, every file is
 // there byte for byte, and each batch announced `batch.completed` exactly once (one event id,
-// however often it was delivered). Skipped without TABLEMILL_TEST_DATABASE_URL.
+// however often it was delivered). Run twice: originals in PostgreSQL, then (smaller, 200
+// documents, to keep the suite's time) in an S3 bucket served by s3rver (TABLEMILL_BLOBS=s3://…).
+// Skipped without TABLEMILL_TEST_DATABASE_URL.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
@@ -15,10 +17,10 @@ import { openStore } from '../../src/store/index.js';
 import { hashApiKey } from '../../src/api/auth.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import { BIN, childEnv, createKeyCli, serve, type ServeProcess } from './server.js';
+import { startS3rver, type S3Server } from '../blobs/s3rver.js';
 
 const url = process.env.TABLEMILL_TEST_DATABASE_URL;
-const schema = `e2e_chaos_${randomBytes(5).toString('hex')}`;
-const BATCHES = 5;
+const schemaBase = `e2e_chaos_${randomBytes(5).toString('hex')}`;
 const PER_BATCH = 100;
 
 /** A one-page digital PDF with a small table whose numbers make every document's bytes unique. */
@@ -66,7 +68,18 @@ function apiProc(s: ServeProcess): Proc {
 if (!url) {
   describe.skip('chaos (postgresql)', () => it('needs TABLEMILL_TEST_DATABASE_URL', () => {}));
 } else {
-  describe('chaos: SIGKILL of API and worker processes on PostgreSQL', () => {
+  let s3: S3Server | null = null;
+  afterAll(async () => {
+    await s3?.close();
+  });
+  chaos('originals in PostgreSQL', 5, async () => ({}), 'pg');
+  chaos('originals in S3 (s3rver)', 2, async () => (s3 ??= await startS3rver()).env('chaos'), 's3');
+}
+
+/** The chaos run on `batches` batches of PER_BATCH documents, with `blobEnv` added to every process. */
+function chaos(label: string, batches: number, blobEnv: () => Promise<Record<string, string>>, tag: string): void {
+  const schema = `${schemaBase}_${tag}`;
+  describe(`chaos: SIGKILL of API and worker processes on PostgreSQL, ${label}`, () => {
     const procs: Proc[] = [];
     afterAll(async () => {
       for (const p of procs) await p.kill9();
@@ -76,10 +89,11 @@ if (!url) {
       await client.end();
     });
 
-    it('500 documents end terminal with one result each, counters, files and one batch.completed per batch', async () => {
+    it(`${batches * PER_BATCH} documents end terminal with one result each, counters, files and one batch.completed per batch`, async () => {
       const rx = await startReceiver();
       const env = {
-        DATABASE_URL: url,
+        ...(await blobEnv()),
+        DATABASE_URL: url!,
         TABLEMILL_DB_SCHEMA: schema,
         TABLEMILL_WORKER_CONCURRENCY: '1',
         TABLEMILL_LEASE_MS: '2000',
@@ -108,7 +122,7 @@ if (!url) {
 
       // Uploads first, with no process killed: an upload cut off by a kill is the client's to retry.
       const sha = new Map<string, string>();
-      for (let b = 0; b < BATCHES; b++) {
+      for (let b = 0; b < batches; b++) {
         for (let chunk = 0; chunk < PER_BATCH; chunk += 25) {
           const files = await Promise.all(Array.from({ length: 25 }, async (_, i) => ({ filename: `doc-${b}-${chunk + i}.pdf`, data: await smallPdf(b * PER_BATCH + chunk + i) })));
           const up = await clients[chunk % 2].upload(`chaos-${b}`, files);
@@ -116,8 +130,8 @@ if (!url) {
         }
         await clients[b % 2].setWebhook(`chaos-${b}`, { url: `${rx.base}/hook/${b}` });
       }
-      expect(sha.size).toBe(BATCHES * PER_BATCH);
-      for (let b = 0; b < BATCHES; b++) await clients[b % 2].process(`chaos-${b}`);
+      expect(sha.size).toBe(batches * PER_BATCH);
+      for (let b = 0; b < batches; b++) await clients[b % 2].process(`chaos-${b}`);
 
       // Chaos: every 2 s a random process is killed and a new one of its kind started.
       const t0 = Date.now();
@@ -140,7 +154,7 @@ if (!url) {
       })();
 
       const deadline = Date.now() + 240_000;
-      for (let b = 0; b < BATCHES; b++) {
+      for (let b = 0; b < batches; b++) {
         for (;;) {
           const batch = await anyApi((c) => c.getBatch(`chaos-${b}`));
           if (batch.all_done) break;
@@ -154,7 +168,7 @@ if (!url) {
 
       // Every document terminal with exactly one result, and its file byte for byte.
       let succeeded = 0;
-      for (let b = 0; b < BATCHES; b++) {
+      for (let b = 0; b < batches; b++) {
         const results = await anyApi((c) => c.results(`chaos-${b}`));
         const ids = results.map((r) => r.id);
         expect(new Set(ids).size).toBe(PER_BATCH);
@@ -175,7 +189,7 @@ if (!url) {
       const store = await openStore(loadConfig(childEnv(env)));
       try {
         const account = await store.findAccountByKeyHash(hashApiKey(key));
-        for (let b = 0; b < BATCHES; b++) {
+        for (let b = 0; b < batches; b++) {
           const row = (await store.getBatch(account!.id, `chaos-${b}`))!;
           const re = (await store.recountBatch(row.id))!;
           expect(row.counts).toEqual(re.counts);
@@ -192,19 +206,19 @@ if (!url) {
 
       // Exactly one batch.completed event per batch (deliveries of one event share its id).
       const hookDeadline = Date.now() + 60_000;
-      for (let b = 0; b < BATCHES; b++) {
+      for (let b = 0; b < batches; b++) {
         while (rx.on(`/hook/${b}`).length === 0) {
           expect(Date.now()).toBeLessThan(hookDeadline);
           await new Promise((r) => setTimeout(r, 200));
         }
       }
       await new Promise((r) => setTimeout(r, 3000)); // late duplicates, if any, would arrive by now
-      for (let b = 0; b < BATCHES; b++) {
+      for (let b = 0; b < batches; b++) {
         const events = new Set(rx.on(`/hook/${b}`).map((m) => JSON.parse(m.body)).filter((e) => e.type === 'batch.completed').map((e) => e.id));
         expect(events.size, `batch ${b}`).toBe(1);
       }
       await rx.close();
-      console.log(JSON.stringify({ documents: sha.size, succeeded, kills, seconds }));
+      console.log(JSON.stringify({ label, documents: sha.size, succeeded, kills, seconds }));
     }, 360_000);
   });
 }

@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import { nextEvent, type ChangeKind, type ChangeStream } from '../changes.js';
-import { CHANGES_CHANNEL, WORK_CHANNEL } from './notify.js';
+import { CHANGES_CHANNEL, WORK_CHANNEL, heard } from './notify.js';
 
 /** A dropped connection with subscribers left is re-opened after this long. */
 const RECONNECT_MS = 1000;
@@ -65,13 +65,19 @@ export class Listener implements ChangeStream {
     if (this.connecting) return this.connecting;
     const c = new pg.Client(this.config);
     this.connecting = (async () => {
-      c.on('notification', (n) => this.events.emit(n.channel === WORK_CHANNEL ? 'work' : (n.payload ?? '')));
+      let schema: string | null = null;
+      c.on('notification', (n) => {
+        const event = schema === null ? null : heard(schema, n.channel, n.payload);
+        if (event) this.events.emit(event);
+      });
       c.on('error', () => {
         if (this.client === c) this.client = null;
         c.end().catch(() => {});
         if (this.subscribers > 0 && !this.closed) setTimeout(() => this.ensure().catch(() => {}), RECONNECT_MS).unref();
       });
       await c.connect();
+      // The schema the senders' current_schema() names (same search_path as the pool's).
+      schema = (await c.query<{ s: string }>('SELECT current_schema() AS s')).rows[0].s;
       await c.query(`LISTEN ${WORK_CHANNEL}`);
       await c.query(`LISTEN ${CHANGES_CHANNEL}`);
       if (this.closed) await c.end();

@@ -2,7 +2,7 @@
 import type { DocumentOutcome } from '../types.js';
 import { fairOrderSql } from '../fair-order.js';
 import { BATCH_JSON_SQL, LIVE_ALL_DONE_SQL } from './events.js';
-import { CHANGES_CHANNEL } from './notify.js';
+import { CHANGES_CHANNEL, schemaPayload } from './notify.js';
 import type { Q } from './pool.js';
 
 type Raw = Record<string, unknown>;
@@ -27,7 +27,7 @@ export async function claimPending(q: Q, limit: number, leaseUntil: number, now:
        UPDATE batches SET queued = queued - g.n, processing = processing + g.n, min_started_at = LEAST(min_started_at, $3::bigint)
        FROM g WHERE batches.id = g.batch_id
      )
-     SELECT c.*, pg_notify($4, 'documents') FROM c`;
+     SELECT c.*, pg_notify($4, ${schemaPayload('documents')}) FROM c`;
   const { rows } = await q.query(sql, [limit, leaseUntil, now, CHANGES_CHANNEL]);
   return rows.sort((a, b) => Number(a.seq) - Number(b.seq));
 }
@@ -75,7 +75,7 @@ export async function completeGroup(q: Q, group: Completion[], now: number): Pro
        SELECT b.evt, b.id, b.run, 'batch.completed', ${BATCH_JSON_SQL}, $8 FROM b WHERE ${LIVE_ALL_DONE_SQL}
        ON CONFLICT (batch_id, run) DO NOTHING RETURNING id
      )
-     SELECT d.id, pg_notify($9, 'documents'), (SELECT pg_notify($9, 'webhooks') FROM e LIMIT 1) FROM d`;
+     SELECT d.id, pg_notify($9, ${schemaPayload('documents')}), (SELECT pg_notify($9, ${schemaPayload('webhooks')}) FROM e LIMIT 1) FROM d`;
   const col = <T>(f: (c: Completion) => T) => group.map(f);
   const values = [
     col((c) => c.id),

@@ -12,6 +12,7 @@ import * as batches from './batches.js';
 import * as documents from './documents.js';
 import * as events from './events.js';
 import { PostgresBlobStore } from '../../blobs/postgres.js';
+import type { BlobStore } from '../../blobs/types.js';
 import { PostgresIdempotencyStore } from './idempotency.js';
 import { Listener } from './listener.js';
 import { migratePostgres } from './migrate.js';
@@ -29,21 +30,22 @@ export class PostgresStore implements Store {
   readonly idempotency: PostgresIdempotencyStore;
   readonly rateLimits: RateLimitCounters;
   readonly retention: PostgresRetentionStore;
-  /** Uploads in the database too, so hosts need no shared disk. */
-  readonly blobs: PostgresBlobStore;
+  /** Uploads in the database too (unless an object store is given), so hosts need no shared disk. */
+  readonly blobs: BlobStore;
   private readonly listener: Listener;
 
   private constructor(
     readonly pool: pg.Pool,
     readonly schema: string | null,
     url: string,
+    blobs: BlobStore | undefined,
   ) {
     this.listener = new Listener(clientConfig(url, schema));
     this.webhooks = new PostgresWebhookStore(pool);
     this.idempotency = new PostgresIdempotencyStore(pool);
     this.rateLimits = postgresRateLimits(pool, schema);
     this.retention = new PostgresRetentionStore(pool);
-    this.blobs = new PostgresBlobStore(pool);
+    this.blobs = blobs ?? new PostgresBlobStore(pool);
   }
 
   /** LISTEN/NOTIFY: changes committed by any process on this database. */
@@ -51,9 +53,9 @@ export class PostgresStore implements Store {
     return this.listener;
   }
 
-  /** Opens the pool on `url`, with every table in `schema` (created if missing). */
-  static async open(url: string, schema: string | null, opts: { max?: number } = {}): Promise<PostgresStore> {
-    return new PostgresStore(await openPool(url, schema, opts.max), schema, url);
+  /** Opens the pool on `url`, with every table in `schema` (created if missing); uploads in `blobs` if given. */
+  static async open(url: string, schema: string | null, opts: { max?: number; blobs?: BlobStore } = {}): Promise<PostgresStore> {
+    return new PostgresStore(await openPool(url, schema, opts.max), schema, url, opts.blobs);
   }
 
   /** The pool, with single statements retried on deadlock. */

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { StatusCounts } from '../../domain/batch.js';
 import { newId } from '../../domain/names.js';
 import { LocalBlobStore } from '../../blobs/local.js';
+import type { BlobStore } from '../../blobs/types.js';
 import { LocalChanges, nextEvent } from '../changes.js';
 import { toClaimed } from '../rows.js';
 import { batchPages, deletion, deltas, isFirstClaim, perBatch, resultPages, writesCompletedEvent } from '../rules.js';
@@ -42,14 +43,17 @@ export class SqliteStore implements Store {
   readonly idempotency: SqliteIdempotencyStore;
   readonly rateLimits: RateLimitCounters;
   readonly retention: SqliteRetentionStore;
-  readonly blobs: LocalBlobStore;
+  readonly blobs: BlobStore;
   readonly changes: LocalChanges;
   private readonly work: EventEmitter;
 
-  /** The database file at `path`; uploads in `blobDir` (default: `blobs/` beside the file). */
+  /**
+   * The database file at `path`; uploads in `blobs` (an object store) or else in `blobDir`
+   * (default: `blobs/` beside the file).
+   */
   constructor(
     readonly path: string,
-    opts: { blobDir?: string } = {},
+    opts: { blobDir?: string; blobs?: BlobStore } = {},
   ) {
     this.db = openDatabase(path);
     ({ work: this.work, changes: this.changes } = signalsFor(resolve(path)));
@@ -57,7 +61,7 @@ export class SqliteStore implements Store {
     this.idempotency = new SqliteIdempotencyStore(this.db);
     this.rateLimits = sqliteRateLimits(this.db);
     this.retention = new SqliteRetentionStore(this.db, (fn) => this.tx(fn));
-    this.blobs = new LocalBlobStore(opts.blobDir ?? join(dirname(path), 'blobs'));
+    this.blobs = opts.blobs ?? new LocalBlobStore(opts.blobDir ?? join(dirname(path), 'blobs'));
   }
 
   /**
