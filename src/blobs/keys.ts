@@ -1,5 +1,6 @@
-/** Blob keys: 128 random bits in hex, generated here and never taken from user input. */
-import { randomBytes } from 'node:crypto';
+/** Blob keys (128 random bits in hex, generated here, never taken from user input) and the tally every put keeps. */
+import { createHash, randomBytes } from 'node:crypto';
+import { BlobTooLargeError, type PutResult } from './types.js';
 
 const KEY_RE = /^[0-9a-f]{32}$/;
 
@@ -39,4 +40,30 @@ export function toBuffer(chunk: unknown): Buffer {
   if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   if (typeof chunk === 'string') return Buffer.from(chunk);
   throw new TypeError('blob source must yield bytes');
+}
+
+/** Counts, hashes and keeps the head of the bytes of one put, refusing any past `maxBytes`. */
+export class PutTally {
+  size = 0;
+  private readonly hash = createHash('sha256');
+  private readonly head = new HeadCollector();
+
+  constructor(private readonly maxBytes?: number) {}
+
+  /** The chunks of `source` as Buffers, tallied; throws `BlobTooLargeError` past the limit. */
+  async *read(source: AsyncIterable<unknown>): AsyncGenerator<Buffer> {
+    for await (const raw of source) {
+      const chunk = toBuffer(raw);
+      this.size += chunk.length;
+      if (this.maxBytes !== undefined && this.size > this.maxBytes) throw new BlobTooLargeError(this.maxBytes);
+      this.hash.update(chunk);
+      this.head.add(chunk);
+      yield chunk;
+    }
+  }
+
+  /** The put's result once `read` has finished. */
+  result(key: string): PutResult {
+    return { key, size: this.size, sha256: this.hash.digest('hex'), head: this.head.head() };
+  }
 }

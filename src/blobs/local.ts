@@ -1,11 +1,10 @@
 /** Original uploads as files in a local folder (embedded mode). */
-import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { BlobNotFoundError, BlobTooLargeError, type BlobStore, type PutResult } from './types.js';
-import { HeadCollector, isBlobKey, newBlobKey, toBuffer } from './keys.js';
+import { BlobNotFoundError, type BlobStore, type PutResult } from './types.js';
+import { PutTally, isBlobKey, newBlobKey } from './keys.js';
 
 const TMP_PREFIX = '.tmp-';
 
@@ -38,19 +37,10 @@ export class LocalBlobStore implements BlobStore {
     // The pid in the name tells a sweep whether the process writing it is still alive.
     const tmp = join(folder, `${TMP_PREFIX}${process.pid}-${key}`);
     const fh = await open(tmp, 'wx', 0o600);
-    const hash = createHash('sha256');
-    const head = new HeadCollector();
-    let size = 0;
+    const tally = new PutTally(opts.maxBytes);
     try {
       try {
-        for await (const raw of source as AsyncIterable<unknown>) {
-          const chunk = toBuffer(raw);
-          size += chunk.length;
-          if (opts.maxBytes !== undefined && size > opts.maxBytes) throw new BlobTooLargeError(opts.maxBytes);
-          hash.update(chunk);
-          head.add(chunk);
-          await fh.write(chunk);
-        }
+        for await (const chunk of tally.read(source)) await fh.write(chunk);
         await fh.sync();
       } finally {
         await fh.close();
@@ -61,7 +51,7 @@ export class LocalBlobStore implements BlobStore {
       throw err;
     }
     await fsyncDir(folder);
-    return { key, size, sha256: hash.digest('hex'), head: head.head() };
+    return tally.result(key);
   }
 
   async get(key: string): Promise<Buffer> {

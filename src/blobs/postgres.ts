@@ -1,9 +1,8 @@
 /** Original uploads in PostgreSQL (cluster mode), in 1 MiB `bytea` chunks (tables: migration 001). */
-import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type pg from 'pg';
-import { BlobNotFoundError, BlobTooLargeError, type BlobStore, type PutResult } from './types.js';
-import { HeadCollector, isBlobKey, newBlobKey, toBuffer } from './keys.js';
+import { BlobNotFoundError, type BlobStore, type PutResult } from './types.js';
+import { PutTally, isBlobKey, newBlobKey } from './keys.js';
 
 /** 1 MiB a row: a 25 MiB upload is 25 inserts, and a read never holds more than a chunk per row. */
 const CHUNK = 1024 * 1024;
@@ -18,9 +17,7 @@ export class PostgresBlobStore implements BlobStore {
   async put(source: Readable | AsyncIterable<Uint8Array>, opts: { maxBytes?: number } = {}): Promise<PutResult> {
     const key = newBlobKey();
     const c = await this.pool.connect();
-    const hash = createHash('sha256');
-    const head = new HeadCollector();
-    let size = 0;
+    const tally = new PutTally(opts.maxBytes);
     let n = 0;
     let pending: Buffer[] = [];
     let pendingBytes = 0;
@@ -33,21 +30,16 @@ export class PostgresBlobStore implements BlobStore {
     try {
       await c.query('BEGIN');
       await c.query("INSERT INTO blobs (key, size, sha256, created_at) VALUES ($1, 0, '', $2)", [key, Date.now()]);
-      for await (const raw of source as AsyncIterable<unknown>) {
-        const chunk = toBuffer(raw);
-        size += chunk.length;
-        if (opts.maxBytes !== undefined && size > opts.maxBytes) throw new BlobTooLargeError(opts.maxBytes);
-        hash.update(chunk);
-        head.add(chunk);
+      for await (const chunk of tally.read(source)) {
         pending.push(chunk);
         pendingBytes += chunk.length;
         if (pendingBytes >= CHUNK) await flush();
       }
       await flush();
-      const sha256 = hash.digest('hex');
-      await c.query('UPDATE blobs SET size = $2, sha256 = $3 WHERE key = $1', [key, size, sha256]);
+      const result = tally.result(key);
+      await c.query('UPDATE blobs SET size = $2, sha256 = $3 WHERE key = $1', [key, result.size, result.sha256]);
       await c.query('COMMIT');
-      return { key, size, sha256, head: head.head() };
+      return result;
     } catch (err) {
       await c.query('ROLLBACK').catch(() => {});
       throw err;

@@ -3,12 +3,11 @@
  * `TABLEMILL_BLOBS=s3://BUCKET/PREFIX`. The database keeps only rows; every API and worker
  * process reaches the same bucket, so hosts need no shared disk and PostgreSQL holds no bytes.
  */
-import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { BlobNotFoundError, BlobTooLargeError, BlobUnavailableError, type BlobStore, type PutResult, type S3BlobsConfig } from './types.js';
-import { HeadCollector, isBlobKey, newBlobKey, toBuffer } from './keys.js';
+import { BlobNotFoundError, BlobUnavailableError, type BlobStore, type PutResult, type S3BlobsConfig } from './types.js';
+import { PutTally, isBlobKey, newBlobKey } from './keys.js';
 
 /**
  * 5 MiB parts (S3's minimum), two in flight: a 25 MB upload holds at most three parts in memory,
@@ -78,23 +77,14 @@ export class S3BlobStore implements BlobStore {
 
   async put(source: Readable | AsyncIterable<Uint8Array>, opts: { maxBytes?: number } = {}): Promise<PutResult> {
     const key = newBlobKey();
-    const hash = createHash('sha256');
-    const head = new HeadCollector();
-    let size = 0;
+    const tally = new PutTally(opts.maxBytes);
     let sourceError: unknown = null;
     // Counting and hashing happen as the bytes pass on to the SDK; the limit throws inside the
     // body, so the SDK never completes the object (a multipart upload is aborted).
     const body = Readable.from(
       (async function* () {
         try {
-          for await (const raw of source as AsyncIterable<unknown>) {
-            const chunk = toBuffer(raw);
-            size += chunk.length;
-            if (opts.maxBytes !== undefined && size > opts.maxBytes) throw new BlobTooLargeError(opts.maxBytes);
-            hash.update(chunk);
-            head.add(chunk);
-            yield chunk;
-          }
+          yield* tally.read(source as AsyncIterable<unknown>);
         } catch (err) {
           sourceError = err;
           throw err;
@@ -109,8 +99,7 @@ export class S3BlobStore implements BlobStore {
       queueSize: PARTS_IN_FLIGHT,
       leavePartsOnError: false,
     });
-    const sha256 = await upload.done().then(
-      () => hash.digest('hex'),
+    await upload.done().catch(
       async (err: unknown) => {
         body.destroy();
         // A single PUT may have landed just before a later failure; a multipart one was aborted.
@@ -126,11 +115,11 @@ export class S3BlobStore implements BlobStore {
     const stored = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) })).catch((err) => {
       throw classify(err, key);
     });
-    if (stored.ContentLength !== size) {
+    if (stored.ContentLength !== tally.size) {
       await this.delete(key).catch(() => {});
-      throw new Error(`object store kept ${stored.ContentLength} bytes of ${size} for blob ${key}`);
+      throw new Error(`object store kept ${stored.ContentLength} bytes of ${tally.size} for blob ${key}`);
     }
-    return { key, size, sha256, head: head.head() };
+    return tally.result(key);
   }
 
   async get(key: string): Promise<Buffer> {
