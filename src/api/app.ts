@@ -7,6 +7,7 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { randomBytes } from 'node:crypto';
+import { KeyCache } from './key-cache.js';
 import { authHook } from './auth.js';
 import type { AppDeps } from './deps.js';
 import { frameworkErrorHandler, MAX_PARAM_LENGTH, registerErrorHandling } from './errors.js';
@@ -86,7 +87,9 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   await app.register(webappRoutes());
   await app.register(
     async (v1) => {
-      v1.addHook('onRequest', authHook(deps.store, deps.now));
+      const keys = new KeyCache(deps.store.changes, deps.now);
+      v1.addHook('onClose', async () => keys.close());
+      v1.addHook('onRequest', authHook(deps.store, deps.now, keys));
       v1.addHook('onRequest', rateLimitHook(deps));
       registerLongPoll(v1, deps);
       registerIdempotency(v1, deps);

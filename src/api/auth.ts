@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { unauthorized } from '../domain/errors.js';
 import type { Account, Store } from '../store/types.js';
 import { sendError } from './errors.js';
+import { KeyCache } from './key-cache.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,10 +41,11 @@ export async function createKey(store: Store, accountName: string, now: number):
 const LAST_USED_EVERY_MS = 60_000;
 
 /**
- * The onRequest hook of the /v1 routes. Every request reads its key from the store (no
- * in-process cache), so a revoked key answers 401 on the next request, on every API process.
+ * The onRequest hook of the /v1 routes. Verified keys are cached per process (`KeyCache`); a
+ * revocation reaches every API process through the change stream, so a revoked key answers
+ * 401 on the next request there.
  */
-export function authHook(store: Store, now: () => number) {
+export function authHook(store: Store, now: () => number, cache: KeyCache = new KeyCache(store.changes, now)) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const header = request.headers.authorization;
     const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
@@ -51,7 +53,8 @@ export function authHook(store: Store, now: () => number) {
       await sendError(request, reply, unauthorized('missing Authorization: Bearer <api key>'));
       return;
     }
-    const found = await store.findKey(hashApiKey(m[1]));
+    const hash = hashApiKey(m[1]);
+    const found = await cache.get(hash, () => store.findKey(hash));
     if (!found) {
       await sendError(request, reply, unauthorized());
       return;
@@ -59,6 +62,8 @@ export function authHook(store: Store, now: () => number) {
     const t = now();
     if (found.last_used_at === null || t - found.last_used_at >= LAST_USED_EVERY_MS) {
       // Best effort: a failed bookkeeping write must not fail the request.
+      // The cached entry shares the object: the next touch is a minute away on this process.
+      found.last_used_at = t;
       store.touchApiKey(found.key_id, t).catch((err) => request.log.warn({ err }, 'could not record the key\'s last use'));
     }
     request.account = found.account;

@@ -20,6 +20,8 @@ export class Listener implements ChangeStream {
   private readonly events = new EventEmitter();
   private closed = false;
   private subscribers = 0;
+  /** Connections opened so far: a new one may have missed notifications sent in between. */
+  private generation = 0;
 
   constructor(private readonly config: pg.ClientConfig) {
     this.events.setMaxListeners(0);
@@ -44,6 +46,11 @@ export class Listener implements ChangeStream {
       this.subscribers--;
       this.events.off(kind, fn);
     };
+  }
+
+  /** The connection's generation while it listens; -1 while it does not (notifications may be lost). */
+  epoch(): number {
+    return this.client ? this.generation : -1;
   }
 
   /** Wakes local waiters without a round-trip (this process just made work available). */
@@ -81,7 +88,10 @@ export class Listener implements ChangeStream {
       await c.query(`LISTEN ${WORK_CHANNEL}`);
       await c.query(`LISTEN ${CHANGES_CHANNEL}`);
       if (this.closed) await c.end();
-      else this.client = c;
+      else {
+        this.generation++;
+        this.client = c;
+      }
     })().finally(() => {
       this.connecting = null;
     });

@@ -113,7 +113,12 @@ export class PostgresStore implements Store {
   }
 
   async revokeApiKey(keyId: string, now: number): Promise<boolean> {
-    return accounts.updateKeyRevoked(this.pool, keyId, now);
+    // The NOTIFY goes out with the commit: every API process drops its cached keys.
+    return this.tx(async (c) => {
+      const revoked = await accounts.updateKeyRevoked(c, keyId, now);
+      if (revoked) await notifyChange(c, 'keys');
+      return revoked;
+    });
   }
 
   async insertDocuments(accountId: string, batchName: string, docs: NewDocument[], now: number): Promise<{ batch: BatchRow; documents: DocumentRow[] }> {

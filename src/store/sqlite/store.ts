@@ -56,7 +56,12 @@ export class SqliteStore implements Store {
     opts: { blobDir?: string; blobs?: BlobStore } = {},
   ) {
     this.db = openDatabase(path);
-    ({ work: this.work, changes: this.changes } = signalsFor(resolve(path)));
+    const signals = signalsFor(resolve(path));
+    this.work = signals.work;
+    // data_version moves when another connection commits: a process that shares the file
+    // (`tablemill keys revoke`) may have changed what this process's caches hold.
+    const dataVersion = this.db.prepare('PRAGMA data_version').pluck();
+    this.changes = signals.changes.withEpoch(() => dataVersion.get() as number);
     this.webhooks = new SqliteWebhookStore(this.db, this.changes);
     this.idempotency = new SqliteIdempotencyStore(this.db);
     this.rateLimits = sqliteRateLimits(this.db);
@@ -140,7 +145,9 @@ export class SqliteStore implements Store {
   }
 
   async revokeApiKey(keyId: string, now: number): Promise<boolean> {
-    return this.tx(() => accounts.updateKeyRevoked(this.db, keyId, now), { durable: true });
+    const revoked = this.tx(() => accounts.updateKeyRevoked(this.db, keyId, now), { durable: true });
+    if (revoked) this.changes.emit('keys');
+    return revoked;
   }
 
   async insertDocuments(accountId: string, batchName: string, docs: NewDocument[], now: number): Promise<{ batch: BatchRow; documents: DocumentRow[] }> {

@@ -1,0 +1,56 @@
+/**
+ * Verified API keys, per process, so a status poll does not read its key from the database each
+ * time. Kept in step by the change stream: a revocation (`keys`) empties the cache on every
+ * process, and an entry counts only while the stream's epoch is the one it was read under (a
+ * PostgreSQL listener that dropped, or another process committing to the SQLite file, may have
+ * hidden a revocation). Unknown and revoked keys are never cached: each such request reads.
+ */
+import type { ChangeStream } from '../store/changes.js';
+import type { KeyAuth } from '../store/types.js';
+
+/** A bound on staleness should the stream ever go quiet without saying so (a silent network partition). */
+const TTL_MS = 10_000;
+const MAX_ENTRIES = 10_000;
+
+interface Entry {
+  auth: KeyAuth;
+  epoch: number;
+  at: number;
+}
+
+export class KeyCache {
+  private readonly entries = new Map<string, Entry>();
+  /** Moves on every `keys` change: a read that started before one must not be cached after it. */
+  private revocations = 0;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly changes: ChangeStream,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.unsubscribe = changes.subscribe('keys', () => {
+      this.revocations++;
+      this.entries.clear();
+    });
+  }
+
+  /** The key's auth from the cache, else from `load` (cached when found and the stream is live). */
+  async get(keyHash: string, load: () => Promise<KeyAuth | null>): Promise<KeyAuth | null> {
+    const epoch = this.changes.epoch();
+    const hit = this.entries.get(keyHash);
+    if (hit && hit.epoch === epoch && epoch !== -1 && this.now() - hit.at < TTL_MS) return hit.auth;
+    if (hit) this.entries.delete(keyHash);
+    const seen = this.revocations;
+    const auth = await load();
+    if (auth && epoch !== -1 && seen === this.revocations && this.changes.epoch() === epoch) {
+      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(keyHash, { auth, epoch, at: this.now() });
+    }
+    return auth;
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.entries.clear();
+  }
+}
