@@ -16,6 +16,8 @@ import { textLayout } from './pdf/page.js';
 import { detectTables, stitchTables } from './layout/index.js';
 import { extractLineItems } from './lineitems/index.js';
 import { understandDocument } from './document/index.js';
+import { documentLocale } from './locale/index.js';
+import { documentLines } from './locale/lines.js';
 
 export { detectTables } from './layout/index.js';
 
@@ -33,7 +35,10 @@ export async function extractDocument(bytes: Uint8Array, options: Partial<Extrac
       layouts = await raster.extractImagePages(bytes, type, opts);
     }
     const tables = stitchTables(layouts.map(detectTables), layouts);
-    const doc = understandDocument(layouts, tables, extractLineItems(tables, layouts));
+    // The locale is worked out once, for the line items and the fields alike.
+    const lines = documentLines(layouts);
+    const locale = documentLocale(layouts, lines);
+    const doc = understandDocument(layouts, tables, extractLineItems(tables, layouts, locale), { lines, locale });
     return { page_count: layouts.length, document_type: doc.document_type, fields: doc.fields, tables, line_items: doc.line_items, totals: doc.totals };
   } catch (err) {
     throw err instanceof ExtractError ? err : new ExtractError('extraction_failed', `extraction failed: ${(err as Error)?.message ?? String(err)}`);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvField } from '../../src/api/exports/csv.js';
 import { newId } from '../../src/domain/names.js';
 import { extractDocument } from '../../src/extract/index.js';
-import { parseNumber } from '../../src/extract/lineitems/numbers.js';
+import { parseNumber } from '../../src/extract/locale/numbers.js';
 import { api, open, removeDir, type Harness } from '../webhooks/harness.js';
 
 const FIX = new URL('../fixtures/invoices/', import.meta.url).pathname;

@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findDate } from '../../src/extract/document/dates.js';
-import { parseNumber, type Convention } from '../../src/extract/lineitems/numbers.js';
+import { findDate } from '../../src/extract/locale/dates.js';
+import { parseNumber, type Convention } from '../../src/extract/locale/numbers.js';
 import { ICDAR_DIR } from '../paths.js';
 import { createKeyCli, serve, tempDataDir, type ServeProcess } from '../e2e/server.js';
 

@@ -5,8 +5,8 @@
  * stays text exactly as extracted. The format code keeps what the text showed: its decimals, its
  * grouping, its currency sign and its percent.
  */
-import { findDate, numericParts, type DateOrder } from '../../extract/document/dates.js';
-import { detectConvention, normalizeText, parseNumber, type Convention } from '../../extract/lineitems/numbers.js';
+import { findDate, numericParts, type DateOrder } from '../../extract/locale/dates.js';
+import { detectConvention, normalizeText, parseNumber, type Convention } from '../../extract/locale/numbers.js';
 import type { DocumentResultView } from '../../contract/views.js';
 
 /** How a document writes numbers and numeric dates. */

@@ -4,7 +4,7 @@
  * A check that fails is a flag on the totals and lowers the confidence of the fields involved.
  */
 import type { Fields, LineItem, Totals } from '../types.js';
-import { cents } from '../lineitems/numbers.js';
+import { cents } from '../locale/numbers.js';
 
 const num = (f: Fields[keyof Fields]) => (f && typeof f.value === 'number' ? f.value : null);
 const near = (a: number, b: number) => Math.abs(cents(a) - cents(b)) <= 0.011;

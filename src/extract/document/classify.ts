@@ -7,7 +7,7 @@
  */
 import type { DocumentType, Fields } from '../types.js';
 import type { ColumnRole } from '../lineitems/vocabulary.js';
-import { joinWords, type TextLine } from './lines.js';
+import { joinWords, type TextLine } from '../locale/lines.js';
 
 const W = (src: string) => new RegExp(`(?<![\\p{L}\\p{N}])(?:${src})(?![\\p{L}])`, 'iu');
 

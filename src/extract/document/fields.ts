@@ -3,11 +3,11 @@
  * what position tells (the vendor at the top, an unlabelled date under it, an IBAN anywhere).
  */
 import { FIELD_NAMES, type Field, type Fields, type Word } from '../types.js';
-import type { Convention } from '../lineitems/numbers.js';
-import { findDate, type DateOrder } from './dates.js';
+import type { Convention } from '../locale/numbers.js';
+import { findDate, type DateOrder } from '../locale/dates.js';
 import { findIbans } from './iban.js';
 import { field, firstLabelled, labelledConfidence, readIdentifier, type Candidate } from './labelled.js';
-import { joinWords, type TextLine } from './lines.js';
+import { joinWords, type TextLine } from '../locale/lines.js';
 import { moneyFields } from './money.js';
 import { customerName, vendorAddress, vendorName, vendorTaxId } from './parties.js';
 import { accountNumber, statementPeriod } from './statement.js';

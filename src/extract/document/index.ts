@@ -11,10 +11,10 @@ import { toGrid } from '../lineitems/grid.js';
 import { classify, hasTopTitle } from './classify.js';
 import { checkFields, mergeTotals } from './checks.js';
 import { emptyFields, readFields } from './fields.js';
-import { documentLines } from './lines.js';
-import { dateOrder, documentConvention, documentCurrency, documentLanguage } from './locale.js';
+import { documentLines, type TextLine } from '../locale/lines.js';
+import { documentLocale, type Locale } from '../locale/index.js';
 
-export { findDate, findPeriod, type DateOrder } from './dates.js';
+export { findDate, findPeriod, type DateOrder } from '../locale/dates.js';
 export { isValidIban, findIbans } from './iban.js';
 
 const INVOICE_ONLY: (keyof Fields)[] = ['invoice_number', 'due_date', 'subtotal', 'tax', 'total', 'amount_due', 'order_number', 'payment_terms'];
@@ -23,17 +23,14 @@ const STATEMENT_ONLY: (keyof Fields)[] = ['account_number', 'period_start', 'per
 type Understood = Pick<ExtractResult, 'document_type' | 'fields' | 'line_items' | 'totals'>;
 
 /** Type, fields, and the line items and totals that stand, from the pages, their tables and the item-table reading. */
-export function understandDocument(pages: PageLayout[], tables: Table[], found: LineItemsResult): Understood {
-  const lines = documentLines(pages);
+export function understandDocument(pages: PageLayout[], tables: Table[], found: LineItemsResult, known?: { lines: TextLine[]; locale: Locale }): Understood {
+  const lines = known?.lines ?? documentLines(pages);
+  const locale = known?.locale ?? documentLocale(pages, lines);
   if (!hasTopTitle(lines)) return { document_type: 'other', fields: emptyFields(), line_items: [], totals: null };
-  const lang = documentLanguage(lines);
-  const conv = documentConvention(pages, lang);
-  const currency = documentCurrency(lines, lang);
-  const order = dateOrder(lines, lang, (currency?.value as string | undefined) ?? null);
   const first = pages[0];
   const firstTables = tables.filter((t) => t.page === first?.page);
   const tableTop = firstTables.length ? Math.min(...firstTables.map((t) => t.bbox[1])) : (first?.height ?? Infinity);
-  const fields = readFields(lines, { conv, order, currency, tableTop });
+  const fields = readFields(lines, { conv: locale.conv, order: locale.order, currency: locale.currency, tableTop });
 
   const item = found.line_items[0];
   const roles = item ? mapColumns(toGrid(tables[item.table_index]!)).roles : [];

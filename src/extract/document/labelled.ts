@@ -4,8 +4,9 @@
  * the line below.
  */
 import type { Field, Word } from '../types.js';
-import { labelRegex, type LabelField } from './labels.js';
-import { box, joinWords, valueAfter, type TextLine } from './lines.js';
+import { labelRegex, type LabelField } from '../locale/labels.js';
+import { box, joinWords, type TextLine } from '../locale/lines.js';
+import { valueAfter } from './lines.js';
 
 export const LABEL_FIELDS: LabelField[] = [
   'invoice_number',

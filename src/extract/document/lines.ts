@@ -2,42 +2,10 @@
  * The text lines of a document with their words' boxes, and the words that follow a label on
  * its line (or, when nothing does, below it): what every field reader works on.
  */
-import type { BBox, PageLayout, Word } from '../types.js';
-import { textLines } from '../lineitems/summary.js';
-import { normalizeText } from '../lineitems/numbers.js';
-import { unionBox } from '../lineitems/grid.js';
+import type { Word } from '../types.js';
+import { normalizeText } from '../locale/numbers.js';
+import type { TextLine } from '../locale/lines.js';
 
-/** One text line: its words left to right, their text joined by single spaces (lower-cased, NFKC), and where each word starts in it. */
-export interface TextLine {
-  page: number;
-  /** Index of the line on its page, top to bottom. */
-  index: number;
-  words: Word[];
-  /** Normalised, lower-cased text of the line. */
-  lower: string;
-  starts: number[];
-  bbox: BBox;
-}
-
-/** Lines of every page, top to bottom, pages in order. */
-export function documentLines(pages: PageLayout[]): TextLine[] {
-  const out: TextLine[] = [];
-  for (const p of pages) {
-    textLines(p.words).forEach((words, index) => {
-      const starts: number[] = [];
-      let lower = '';
-      for (const w of words) {
-        if (lower) lower += ' ';
-        starts.push(lower.length);
-        lower += normalizeText(w.text).toLowerCase();
-      }
-      out.push({ page: p.page, index, words, lower, starts, bbox: box(words) });
-    });
-  }
-  return out;
-}
-
-export const box = (words: Word[]): BBox => unionBox(words.map((w) => [w.x0, w.y0, w.x1, w.y1]));
 
 /** The words of `line` from its character offset `from` up to `to` (a word cut at `from` keeps its tail). */
 function wordsBetween(line: TextLine, from: number, to: number): Word[] {
@@ -86,7 +54,3 @@ export function valueAfter(line: TextLine, start: number, end: number, stops: nu
   return { words: below, below: true };
 }
 
-/** The text of `words` joined by spaces, normalised. */
-export function joinWords(words: Word[]): string {
-  return normalizeText(words.map((w) => w.text).join(' '));
-}

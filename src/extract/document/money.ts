@@ -4,11 +4,11 @@
  * at the end of the line.
  */
 import type { Field, Word } from '../types.js';
-import { cents, normalizeText, parseNumber, type Convention } from '../lineitems/numbers.js';
+import { cents, normalizeText, parseNumber, type Convention } from '../locale/numbers.js';
 import { summaryKind, type SummaryKind } from '../lineitems/vocabulary.js';
-import { labelRegex } from './labels.js';
+import { labelRegex } from '../locale/labels.js';
 import { field } from './labelled.js';
-import { joinWords, type TextLine } from './lines.js';
+import { joinWords, type TextLine } from '../locale/lines.js';
 
 /** One summary line: what it says it is, its value, and the words of label and value. */
 export interface MoneyLine {

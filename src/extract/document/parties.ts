@@ -5,7 +5,7 @@
  */
 import type { Field, Word } from '../types.js';
 import { candidates, field, labelMatches, labelledConfidence, type Candidate } from './labelled.js';
-import { joinWords, type TextLine } from './lines.js';
+import { joinWords, type TextLine } from '../locale/lines.js';
 import { hasTitle, isTitleOnly } from './classify.js';
 
 /** The customer's name: the labelled value up to its first comma (the address follows), or the name before `御中` / `様`. */

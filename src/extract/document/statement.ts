@@ -4,9 +4,9 @@
  * (`Account statement 1 - 30 November 2026`, `Kontoauszug 11/2026`, `noviembre 2026`).
  */
 import type { Field, Word } from '../types.js';
-import { findPeriod, type DateOrder } from './dates.js';
+import { findPeriod, type DateOrder } from '../locale/dates.js';
 import { candidates, field, labelledConfidence } from './labelled.js';
-import { joinWords, type TextLine } from './lines.js';
+import { joinWords, type TextLine } from '../locale/lines.js';
 
 /** Account: up to six code-like words (`NL12 RABO 0123 4567 89`, `12-3456-7890123`) with five digits or more. */
 export function accountNumber(lines: TextLine[]): Field | null {

@@ -4,7 +4,7 @@
  * each column is and whether quantity × unit price = amount holds across its rows.
  */
 import type { Grid } from './grid.js';
-import { isNumeric, normalizeText, parseNumber, parseQuantity } from './numbers.js';
+import { isNumeric, normalizeText, parseNumber, parseQuantity } from '../locale/numbers.js';
 import { headerLang, headerRole, summaryKind, type ColumnRole, type Lang } from './vocabulary.js';
 
 /** How a table's columns were read. `roles[col]` is null for a column we do not use. */

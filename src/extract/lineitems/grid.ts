@@ -1,5 +1,6 @@
 /** A `Table` as a dense row × column grid of cells, which is what the line-item rules read. */
-import type { BBox, Cell, Table } from '../types.js';
+import type { Cell, Table } from '../types.js';
+import { unionBox } from '../locale/lines.js';
 
 /** A table with `at(row, col)` lookup; spanned cells answer for every slot they cover. */
 export interface Grid {
@@ -33,16 +34,7 @@ export function toGrid(table: Table): Grid {
   };
 }
 
-/** The smallest box around `boxes`. */
-export function unionBox(boxes: BBox[]): BBox {
-  if (boxes.length === 0) return [0, 0, 0, 0];
-  return [
-    Math.min(...boxes.map((b) => b[0])),
-    Math.min(...boxes.map((b) => b[1])),
-    Math.max(...boxes.map((b) => b[2])),
-    Math.max(...boxes.map((b) => b[3])),
-  ];
-}
+export { unionBox };
 
 const pageCache = new WeakMap<Table, number[]>();
 

@@ -8,11 +8,11 @@ import type { LineItem, PageLayout, Table, Totals } from '../types.js';
 import { mapColumns, type ColumnMap } from './columns.js';
 import { rowPage, toGrid, type Grid } from './grid.js';
 import { readRows } from './items.js';
-import { conventionVotes, currencyOf, type Convention } from './numbers.js';
+import { conventionVotes, currencyOf, type Convention } from '../locale/numbers.js';
 import { buildTotals, summaryLinesBelow, wordsBelow, type SummaryLine } from './summary.js';
-import { langConvention } from './vocabulary.js';
+import { documentLocale, langConvention, type Locale } from '../locale/index.js';
 
-export { parseNumber, detectConvention, currencyOf, type Convention, type ParsedNumber } from './numbers.js';
+export { parseNumber, detectConvention, currencyOf, type Convention, type ParsedNumber } from '../locale/numbers.js';
 
 /** The result for one document: its items (possibly none) and totals (null when no summary rows were found). */
 export interface LineItemsResult {
@@ -29,8 +29,8 @@ interface Part {
   map: ColumnMap;
 }
 
-/** Line items and totals of a document whose tables and page words are given. */
-export function extractLineItems(tables: Table[], pages: PageLayout[]): LineItemsResult {
+/** Line items and totals of a document whose tables and page words are given (and its locale, when already known). */
+export function extractLineItems(tables: Table[], pages: PageLayout[], locale?: Locale): LineItemsResult {
   const candidates = tables.map((t, index) => {
     const grid = toGrid(t);
     return { index, grid, map: mapColumns(grid) };
@@ -50,7 +50,7 @@ export function extractLineItems(tables: Table[], pages: PageLayout[]): LineItem
 
   const convs = columnConventions(parts, wordsBelow(pageLayout, bottom));
   const docConv = convs.doc;
-  const currency = documentCurrency(pages, parts);
+  const currency = itemCurrency(locale ?? documentLocale(pages), parts);
 
   const items: LineItem[] = [];
   const summaries: SummaryLine[] = [];
@@ -141,15 +141,16 @@ function columnConventions(parts: Part[], extra: string[]): { doc: Convention | 
   return { doc, cols };
 }
 
-/** The one currency the document names most often (symbols and codes in its words), or null. */
-function documentCurrency(pages: PageLayout[], parts: Part[]): string | null {
+/** The document's currency as its words name it, else the one the item table's cells name most often, else null (a language's guess is not enough). */
+function itemCurrency(locale: Locale, parts: Part[]): string | null {
+  if (locale.currency && !locale.currencyFromLanguage) return locale.currency.value as string;
   const count = new Map<string, number>();
-  const add = (t: string) => {
-    const c = /\d|^[€$£¥円]$|^[A-Z]{3}$/.test(t) || t.length <= 12 ? currencyOf(t) : null;
-    if (c) count.set(c, (count.get(c) ?? 0) + 1);
-  };
-  for (const p of pages) for (const w of p.words) add(w.text);
-  if (!count.size) for (const p of parts) for (const cell of p.grid.table.cells) add(cell.text);
+  for (const p of parts) {
+    for (const cell of p.grid.table.cells) {
+      const c = currencyOf(cell.text);
+      if (c) count.set(c, (count.get(c) ?? 0) + 1);
+    }
+  }
   let best: string | null = null;
   for (const [c, n] of count) if (!best || n > count.get(best)!) best = c;
   return best;

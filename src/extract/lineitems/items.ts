@@ -5,7 +5,7 @@
 import type { BBox, LineItem } from '../types.js';
 import type { ColumnMap } from './columns.js';
 import { rowPage, unionBox, type Grid } from './grid.js';
-import { cents, currencyOf, parseNumber, parseQuantity, type Convention } from './numbers.js';
+import { cents, currencyOf, parseNumber, parseQuantity, type Convention } from '../locale/numbers.js';
 import type { SummaryLine } from './summary.js';
 import { startsWithPosition, summaryKind, type ColumnRole } from './vocabulary.js';
 

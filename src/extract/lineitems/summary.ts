@@ -2,8 +2,9 @@
  * Summary rows (subtotal, tax, total, balances) of an item table: those the table detector kept
  * inside the table, and those printed below it outside its cells, read from the page's words.
  */
-import type { PageLayout, Totals, Word } from '../types.js';
-import { cents, parseNumber, type Convention } from './numbers.js';
+import type { PageLayout, Totals } from '../types.js';
+import { cents, parseNumber, type Convention } from '../locale/numbers.js';
+import { textLines } from '../locale/lines.js';
 import { summaryKind, type SummaryKind } from './vocabulary.js';
 
 /** One summary row: what it is, its value (null when none could be read) and the currency printed with it. */
@@ -12,22 +13,6 @@ export interface SummaryLine {
   label: string;
   value: number | null;
   currency: string | null;
-}
-
-/** Text lines of `words`: words whose vertical centres fall within one another's extent, left to right. */
-export function textLines(words: Word[]): Word[][] {
-  const sorted = [...words].sort((a, b) => (a.y0 + a.y1) / 2 - (b.y0 + b.y1) / 2);
-  const lines: { y0: number; y1: number; words: Word[] }[] = [];
-  for (const w of sorted) {
-    const mid = (w.y0 + w.y1) / 2;
-    const line = lines.find((l) => mid >= l.y0 && mid <= l.y1);
-    if (line) {
-      line.words.push(w);
-      line.y0 = Math.min(line.y0, w.y0);
-      line.y1 = Math.max(line.y1, w.y1);
-    } else lines.push({ y0: w.y0, y1: w.y1, words: [w] });
-  }
-  return lines.map((l) => l.words.sort((a, b) => a.x0 - b.x0));
 }
 
 const GLUED = /^(.*?\D)\s*([-−(]?\s*(?:[€$£¥]|US\$)?\s*\d[\d.,' ]*\)?-?\s*(?:円|[A-Z]{3})?)$/u;

@@ -4,7 +4,8 @@
  * rate, discount, …) are recognised too, so that `Pos.` or `MwSt %` is never taken for a
  * quantity or an amount.
  */
-import { normalizeText, type Convention } from './numbers.js';
+import { normalizeText } from '../locale/numbers.js';
+import type { DocLang } from '../locale/labels.js';
 
 /** What a column holds. Only description/quantity/unit_price/amount/currency/debit/credit feed a LineItem. */
 export type ColumnRole =
@@ -24,8 +25,8 @@ export type ColumnRole =
   | 'tax'
   | 'discount';
 
-/** Languages told apart by their header words; used as a weak prior for the decimal convention. */
-export type Lang = 'en' | 'de' | 'es' | 'nl' | 'fr' | 'it' | 'pt' | 'ja';
+/** Languages told apart by their header words (the document languages); a weak prior for the decimal convention. */
+export type Lang = DocLang;
 
 const TAX = /(\bvat\b|\btax(es)?\b|mwst|\bust\b|umsatzsteuer|steuer|\biva\b|\bbtw\b|\btva\b|\bgst\b|消費税|税)/;
 const RATE = /(%|\brate\b|satz|\btasa\b|\btaux\b|tarief|税率)/;
@@ -87,12 +88,6 @@ export function headerLang(header: string): Lang | null {
   if (/(descrição|quantidade|qtd|preço|valor)/.test(h)) return 'pt';
   if (/(description|quantity|qty|unit price|amount|price|total|item)/.test(h)) return 'en';
   return null;
-}
-
-/** The decimal separator usually printed in a language (German, Spanish, Dutch, French: comma). */
-export function langConvention(lang: Lang | null): Convention | null {
-  if (!lang) return null;
-  return lang === 'en' || lang === 'ja' ? 'dot' : 'comma';
 }
 
 /** What a summary row says it is. `carry` is a page total carried forward: neither an item nor a total. */

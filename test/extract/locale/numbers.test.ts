@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currencyOf, detectConvention, parseNumber } from '../../../src/extract/lineitems/numbers.js';
+import { currencyOf, detectConvention, parseNumber } from '../../../src/extract/locale/numbers.js';
 
 const v = (text: string, conv: 'dot' | 'comma' | null = null) => parseNumber(text, conv)?.value ?? null;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findDate, findPeriod } from '../../../src/extract/document/dates.js';
+import { findDate, findPeriod } from '../../../src/extract/locale/dates.js';
 
 const iso = (t: string, order: 'dmy' | 'mdy' | 'ymd' = 'dmy') => findDate(t, order)?.iso ?? null;
 

@@ -15,7 +15,7 @@ export interface ParsedNumber {
   percent: boolean;
 }
 
-/** Symbols that stand for one currency. `$` is read as USD and `¥` as JPY: the common case. */
+/** Symbols that stand for one currency. `$` is read as USD, `¥` as JPY and `kr` as SEK: the common case. */
 const SYMBOLS: Record<string, string> = {
   '€': 'EUR',
   $: 'USD',
@@ -30,6 +30,11 @@ const SYMBOLS: Record<string, string> = {
   'Kč': 'CZK',
   'Fr.': 'CHF',
   'R$': 'BRL',
+  RM: 'MYR',
+  Rs: 'INR',
+  'Rs.': 'INR',
+  kr: 'SEK',
+  'kr.': 'SEK',
 };
 
 /** ISO 4217 codes we recognise next to a number (a closed list, so `PCS 12` is not a currency). */
@@ -39,7 +44,8 @@ const CODES = new Set(
   ),
 );
 
-const SYMBOL_RE = /(US\$|R\$|Fr\.|zł|Kč|[€$£¥円₹₩₽])/u;
+// `RM`, `Rs` and `kr` only as words of their own (`RM12.50`, `Rs. 500`), not inside `FIRM` or `Krone`.
+const SYMBOL_RE = /(US\$|R\$|Fr\.|zł|Kč|[€$£¥円₹₩₽]|(?<![A-Za-z])(?:RM|Rs\.?|kr\.?)(?![A-Za-z]))/u;
 const CODE_RE = /(?:^|[^A-Za-z])([A-Z]{3})(?![A-Za-z])/;
 const MINUS = /[-−–]/u;
 

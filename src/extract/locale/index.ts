@@ -1,0 +1,119 @@
+/**
+ * The document's locale, worked out once per document and used by every reader (fields, line
+ * items, summary rows): its language (from its labels), its decimal convention, the order of its
+ * numeric dates, and its currency (a `Currency:` label, else the symbols and codes in its words,
+ * else the language's).
+ */
+import type { Field, PageLayout, Word } from '../types.js';
+import { currencyOf, detectConvention, type Convention } from './numbers.js';
+import { numericParts, type DateOrder } from './dates.js';
+import { labelLanguages, labelRegex, type DocLang } from './labels.js';
+import { box, documentLines, joinWords, type TextLine } from './lines.js';
+
+export type { DocLang } from './labels.js';
+export type { Convention } from './numbers.js';
+export type { DateOrder } from './dates.js';
+
+/** What reading a document needs to know of its locale. */
+export interface Locale {
+  lang: DocLang | null;
+  conv: Convention | null;
+  order: DateOrder;
+  /** The currency, with where it was seen (confidence 0.4 when only the language suggests it). */
+  currency: Field | null;
+  /** True when no word names the currency and only the language suggests it. */
+  currencyFromLanguage: boolean;
+}
+
+/** The locale of a document from its pages (and their lines, when already grouped). */
+export function documentLocale(pages: PageLayout[], lines: TextLine[] = documentLines(pages)): Locale {
+  const lang = documentLanguage(lines);
+  const conv = documentConvention(pages, lang);
+  const currency = documentCurrency(lines, lang);
+  const order = dateOrder(lines, lang, (currency?.value as string | undefined) ?? null);
+  return { lang, conv, order, currency, currencyFromLanguage: currency !== null && currency.text === '' };
+}
+
+/** The decimal separator usually printed in a language (German, Spanish, Dutch, French: comma). */
+export function langConvention(lang: DocLang | null): Convention | null {
+  if (!lang) return null;
+  return lang === 'en' || lang === 'ja' ? 'dot' : 'comma';
+}
+
+/** The language whose labels the first page uses most; Japanese when it has kana or kanji. */
+export function documentLanguage(lines: TextLine[]): DocLang | null {
+  const first = lines.filter((l) => l.page === lines[0]?.page);
+  const text = first.map((l) => l.lower).join('\n');
+  if (/[\u3040-\u30ff\u4e00-\u9fff]/.test(text)) return 'ja';
+  let best: DocLang | null = null;
+  let n = 0;
+  for (const [lang, hits] of labelLanguages(text)) if (hits > n) [best, n] = [lang, hits];
+  return best;
+}
+
+/** The decimal convention of every number-like word of the document, else the language's. */
+export function documentConvention(pages: PageLayout[], lang: DocLang | null): Convention | null {
+  return detectConvention(
+    pages.flatMap((p) => p.words.map((w) => w.text)),
+    langConvention(lang),
+  );
+}
+
+/**
+ * The order of the document's numeric dates: a date whose first part is above 12 is day-first,
+ * one whose second part is, month-first; else the locale's (English with US dollars or no
+ * currency: month-first; with any other currency, as on ringgit or rupee receipts: day-first).
+ */
+export function dateOrder(lines: TextLine[], lang: DocLang | null, currency: string | null): DateOrder {
+  let dmy = 0;
+  let mdy = 0;
+  for (const l of lines) {
+    for (const w of l.words) {
+      const p = numericParts(w.text);
+      if (!p) continue;
+      if (p[0] > 12 && p[1] <= 12) dmy++;
+      else if (p[1] > 12 && p[0] <= 12) mdy++;
+    }
+  }
+  if (dmy !== mdy) return dmy > mdy ? 'dmy' : 'mdy';
+  if (lang === 'ja') return 'ymd';
+  return lang === 'en' && (currency === 'USD' || currency === null) ? 'mdy' : 'dmy';
+}
+
+const LANG_CURRENCY: Partial<Record<DocLang, string>> = { de: 'EUR', fr: 'EUR', es: 'EUR', nl: 'EUR', it: 'EUR', pt: 'EUR', ja: 'JPY' };
+
+function currencyField(code: string, words: Word[], page: number, confidence: number): Field {
+  const ocr = words.filter((w) => w.confidence !== null).map((w) => w.confidence!);
+  const read = ocr.length ? ocr.reduce((a, b) => a + b, 0) / ocr.length : 1;
+  return { value: code, text: joinWords(words), confidence: Math.round(confidence * read * 100) / 100, page, bbox: box(words) };
+}
+
+/** The currency: a `Currency:` label, else the one named most often by symbols and codes, else the language's (less sure). */
+export function documentCurrency(lines: TextLine[], lang: DocLang | null): Field | null {
+  for (const l of lines) {
+    for (const m of l.lower.matchAll(labelRegex('currency'))) {
+      const end = m.index + m[0].length;
+      const after = l.words.filter((_, i) => l.starts[i]! >= end).slice(0, 3);
+      const code = currencyOf(joinWords(after).replace(/^[:：]\s*/, '')) ?? (after[0] && /^[:：]?\s*円$/.test(after[0].text) ? 'JPY' : null);
+      if (code) return currencyField(code, after.slice(0, 2), l.page, 0.95);
+    }
+  }
+  const count = new Map<string, { n: number; at: Field }>();
+  for (const l of lines) {
+    for (const w of l.words) {
+      if (w.text.length > 12 && !/\d/.test(w.text)) continue;
+      const code = currencyOf(w.text);
+      if (!code) continue;
+      const entry = count.get(code) ?? { n: 0, at: currencyField(code, [w], l.page, 0.85) };
+      entry.n++;
+      count.set(code, entry);
+    }
+  }
+  let best: { n: number; at: Field } | null = null;
+  for (const e of count.values()) if (!best || e.n > best.n) best = e;
+  if (best) return best.at;
+  const guess = lang ? LANG_CURRENCY[lang] : undefined;
+  if (!guess || !lines.length) return null;
+  const l = lines[0]!;
+  return { value: guess, text: '', confidence: 0.4, page: l.page, bbox: l.bbox };
+}
