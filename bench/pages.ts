@@ -12,7 +12,7 @@ import { renderPage } from '../src/extract/render.js';
 import { PageRenderer } from '../src/api/pages/renderer.js';
 import { PageImages } from '../src/api/pages/images.js';
 
-const ICDAR = resolve(import.meta.dirname, '../../shared/data/icdar2013-eu');
+const ICDAR = resolve(import.meta.dirname, '../test/fixtures/icdar2013-eu');
 const DOCS = readdirSync(ICDAR).filter((f) => f.endsWith('.pdf')).sort().slice(0, 10);
 const WIDTH = 1200;
 const ROUNDS = 3;

@@ -1,8 +1,7 @@
-/** Where the shared data lives: `../shared` beside the repository (CI lays it there too). */
+/** Paths the tests use. Everything a test reads is inside the repository. */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const SHARED = resolve(REPO_ROOT, '../shared');
-export const ICDAR_DIR = resolve(SHARED, 'data/icdar2013-eu');
-export const ICDAR_SCORER = resolve(SHARED, 'eval/icdar2013.py');
+/** The 27 ICDAR 2013 EU PDFs with their `-str.xml` structure files (see the README there). */
+export const ICDAR_DIR = resolve(REPO_ROOT, 'test/fixtures/icdar2013-eu');

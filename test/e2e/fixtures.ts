@@ -1,14 +1,14 @@
 /**
- * Inputs for the service tests: real ICDAR 2013 PDFs from shared/, and fault files made from
+ * Inputs for the service tests: real ICDAR 2013 PDFs from test/fixtures/, and fault files made from
  * real bytes at run time (a truncated PDF, a password-protected PDF, a large scanned page).
  */
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument, PDFHexString, StandardFonts } from 'pdf-lib';
+import { ICDAR_DIR } from '../paths.js';
 
-/** shared/ sits beside the repository (CI lays it out the same way). */
-export const ICDAR_DIR = resolve(import.meta.dirname, '../../../shared/data/icdar2013-eu');
+export { ICDAR_DIR };
 
 /** The bytes of `eu-NNN.pdf`. */
 export function icdarPdf(name: string): Buffer {
