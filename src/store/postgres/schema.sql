@@ -62,6 +62,7 @@ TABLE batches
   CONSTRAINT batches_processing_check CHECK ((processing >= 0))
   CONSTRAINT batches_queued_check CHECK ((queued >= 0))
   CONSTRAINT batches_succeeded_check CHECK ((succeeded >= 0))
+  CREATE INDEX batches_active ON batches USING btree (id) WHERE ((queued > 0) OR (processing > 0))
   CREATE INDEX batches_live_list ON batches USING btree (account_id, created_at DESC, id DESC) WHERE (deleted_at IS NULL)
   CREATE UNIQUE INDEX batches_live_name ON batches USING btree (account_id, name) WHERE (deleted_at IS NULL)
   CREATE UNIQUE INDEX batches_pkey ON batches USING btree (id)

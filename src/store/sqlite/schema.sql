@@ -115,6 +115,8 @@ CREATE TABLE webhooks (
 
 CREATE INDEX batch_events_created ON batch_events (created_at);
 
+CREATE INDEX batches_active ON batches (id) WHERE queued > 0 OR processing > 0;
+
 CREATE INDEX batches_live_list ON batches (account_id, created_at DESC, id DESC) WHERE deleted_at IS NULL;
 
 CREATE UNIQUE INDEX batches_live_name ON batches (account_id, name) WHERE deleted_at IS NULL;
