@@ -162,7 +162,10 @@ export interface ExtractOptions {
    * `auto` (default): libtesseract in-process where our addon is built with the languages, else
    * the `tesseract` program where installed, else tesseract.js; `native`: the addon, else the
    * program (an error when neither has the languages); `program`: always the `tesseract`
-   * program; `js`: always tesseract.js.
+   * program; `js`: always tesseract.js. `paddle`: PP-OCRv4 (detector and recogniser on
+   * onnxruntime); `vote`: Tesseract and PP-OCR both read the page and the words are voted;
+   * `recheck`: PP-OCR's recogniser reads again only the lines Tesseract was unsure of; `fast`:
+   * Tesseract alone as `auto` picks it (docs/ocr.md: what each costs and reads).
    */
   ocrEngine: OcrEngine;
   /**
@@ -171,12 +174,12 @@ export interface ExtractOptions {
    */
   deadlineAt?: number;
   /** Told of each OCR run (a page, or a page's second look) with its engine and time (metrics). */
-  onOcr?: (engine: 'addon' | 'program' | 'js', ms: number) => void;
+  onOcr?: (engine: 'addon' | 'program' | 'js' | 'paddle', ms: number) => void;
 }
 
 /** Which Tesseract build reads raster pages. */
-export type OcrEngine = 'auto' | 'js' | 'native' | 'program';
-export const OCR_ENGINES: readonly OcrEngine[] = ['auto', 'js', 'native', 'program'];
+export type OcrEngine = 'auto' | 'fast' | 'js' | 'native' | 'program' | 'paddle' | 'vote' | 'recheck';
+export const OCR_ENGINES: readonly OcrEngine[] = ['auto', 'fast', 'js', 'native', 'program', 'paddle', 'vote', 'recheck'];
 
 export const DEFAULT_EXTRACT_OPTIONS: ExtractOptions = {
   maxPages: 100,

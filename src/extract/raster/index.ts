@@ -8,15 +8,16 @@ import { decodePage, readHeader } from './decode.js';
 import { layoutFromGray } from './page.js';
 import { closeOcr as closeJs } from './ocr-js.js';
 import { closeAddon } from './ocr-addon.js';
+import { closePaddle } from './ocr-paddle.js';
 
 export { layoutFromPdfPage, RENDER_DPI } from './pdf-page.js';
 export { nativeAvailable } from './ocr-native.js';
 export { readHeader } from './decode.js';
 export { addonAvailable, addonVersion } from './ocr-addon.js';
 
-/** Ends this process' OCR engines: tesseract.js workers and the addon's loaded models (call at shutdown). */
+/** Ends this process' OCR engines: tesseract.js workers, the addon's and PP-OCR's loaded models (call at shutdown). */
 export async function closeOcr(): Promise<void> {
-  await Promise.all([closeJs(), closeAddon()]);
+  await Promise.all([closeJs(), closeAddon(), closePaddle()]);
 }
 
 /** Long side of an A4 page in inches: an image without a stated density is taken as a whole page. */

@@ -15,6 +15,9 @@ import { missingLanguages, nativeAvailable, nativeLanguages, recognizeNative, re
 import { missingLanguageError } from './languages.js';
 import { addonAvailable, recognizeAddon, recognizeAddonMany } from './ocr-addon.js';
 import type { OcrWord } from './tsv.js';
+import { recognizePaddle } from './ocr-paddle.js';
+import { voteFull, voteUnsure } from './ocr-vote.js';
+import { paddleReads } from './languages.js';
 import { NOISE, secondLook } from './rescue.js';
 import { joinCjk } from './cjk.js';
 import { agreeDecimalMarks, restoreMarks } from './marks.js';
@@ -77,7 +80,7 @@ function inkToGray(ink: { data: Uint8Array; width: number; height: number }): Gr
   return { data, width: ink.width, height: ink.height };
 }
 
-type Reader = 'addon' | 'program' | 'js';
+type Reader = 'addon' | 'program' | 'js' | 'paddle';
 
 /**
  * Which Tesseract reads the page. libtesseract in-process (the addon) first: native code with
@@ -89,7 +92,8 @@ function readerFor(opts: ExtractOptions): Reader {
   const e = opts.ocrEngine;
   if (e === 'js') return 'js';
   if (e !== 'program' && addonAvailable(opts.ocrLangs)) return 'addon';
-  if (e === 'auto' && !nativeAvailable(opts.ocrLangs)) {
+  // The PP-OCR modes read with Tesseract too, picked as `auto` picks it.
+  if (e !== 'native' && e !== 'program' && !nativeAvailable(opts.ocrLangs)) {
     // tesseract.js bundles English only: other languages come from Debian's packages.
     const missing = missingLanguages(opts.ocrLangs).filter((l) => l !== 'eng');
     if (missing.length && nativeLanguages() !== null) throw missingLanguageError(missing);
@@ -99,14 +103,22 @@ function readerFor(opts: ExtractOptions): Reader {
   return 'program';
 }
 
-/** Reads the black-and-white page (1-bit: Tesseract skips its own thresholding). */
-async function recognize(img: GrayImage, dpi: number, opts: ExtractOptions): Promise<OcrWord[]> {
+/**
+ * Reads the black-and-white page (1-bit: Tesseract skips its own thresholding), with PP-OCR
+ * alone, Tesseract alone, or both voted (`glyph`: the median glyph height, PP-OCR's scale).
+ */
+async function recognize(img: GrayImage, dpi: number, glyph: number, opts: ExtractOptions): Promise<OcrWord[]> {
+  const e = opts.ocrEngine;
+  const paddle = (e === 'paddle' || e === 'vote' || e === 'recheck') && paddleReads(opts.ocrLangs);
+  if (paddle && e === 'paddle') return timed('paddle', opts, () => recognizePaddle(img, glyph));
   const o = { langs: opts.ocrLangs, psm: PSM, dpi, deadlineAt: opts.deadlineAt };
   const r = readerFor(opts);
-  return timed(r, opts, () => {
+  const words = await timed(r, opts, () => {
     if (r === 'addon') return recognizeAddon(img, o);
     return r === 'program' ? recognizeNative(toPbm(img), o) : recognizeJs(toPbm(img), o);
   });
+  if (!paddle) return words;
+  return timed('paddle', opts, () => (e === 'vote' ? voteFull(img, words, glyph) : voteUnsure(img, words)));
 }
 
 /** Runs one OCR call and tells `opts.onOcr` its engine and time. */
@@ -207,7 +219,7 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   eraseRulings(img, found);
   t = performance.now();
   lastPageTimings.rulingsMs = t - t2;
-  let ocr = await recognize(img, dpi, opts);
+  let ocr = await recognize(img, dpi, glyphNow, opts);
   // Unsure words all over the page: it may be upside down.
   if (!ctx.upright && readsUnsure(ocr.filter((w) => !NOISE.test(w.text)).map((w) => w.confidence))) {
     const done = await upright();

