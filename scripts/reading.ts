@@ -13,7 +13,7 @@
  * changed; delete an engine's files after changing it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -23,6 +23,8 @@ import { DEFAULT_EXTRACT_OPTIONS, OCR_ENGINES, type OcrEngine } from '../src/ext
 import { ICDAR_DIR } from '../test/paths.js';
 
 const DPI = 200;
+/** Debian's tesseract output configs (`tsv`). */
+const TESSDATA_CONFIGS = '/usr/share/tesseract-ocr/5/tessdata/configs';
 
 /** One page's ground truth: the text of each table cell on it. */
 interface Page {
@@ -94,11 +96,13 @@ function bestModels(): string {
   const pkg = dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json'));
   bestDir = mkdtempSync(join(tmpdir(), 'tablemill-best-'));
   writeFileSync(join(bestDir, 'eng.traineddata'), gunzipSync(readFileSync(join(pkg, '4.0.0_best_int', 'eng.traineddata.gz'))));
+  // The `tsv` output config is looked up in the tessdata folder too.
+  symlinkSync(TESSDATA_CONFIGS, join(bestDir, 'configs'));
   return bestDir;
 }
 
 function tesseractWords(png: string, tessdata: string | null): string[] {
-  const args = [png, '-', '--psm', '3', '-l', 'eng'];
+  const args = [png, '-', '--psm', '3', '--oem', '1', '-l', 'eng'];
   if (tessdata) args.push('--tessdata-dir', tessdata);
   args.push('tsv');
   const r = spawnSync('env', ['OMP_THREAD_LIMIT=1', 'tesseract', ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
