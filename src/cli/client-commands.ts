@@ -39,6 +39,6 @@ export function registerClientCommands(program: Command, exits: <A extends unkno
     .argument('<path...>', 'files, and folders whose PDF and image files are sent')
     .requiredOption('--out <file>', 'the output; its extension picks the format: .xlsx, .csv, .json, .ndjson or .zip')
     .option('--batch <name>', 'the batch name (default: convert-<time>-<random>)')
-    .addHelpText('after', '\nExit code 3, naming the failed files on stderr, when any document failed (FILE is written either way).')
+    .addHelpText('after', '\nExit code 1, naming the failed files on stderr, when any document failed (FILE is written either way).')
     .action(exits(async (paths: string[], opts: Opts) => (await import('./convert.js')).run(remoteClient(opts), paths, opts as { out: string; batch?: string })));
 }

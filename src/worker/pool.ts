@@ -1,7 +1,7 @@
 /**
  * The extraction pool: `config.worker.concurrency` slots, each a child process (`slot.ts`) that
  * runs one document at a time under a heap limit, an RSS limit and a time limit, so a hostile
- * file costs at most one child, never the server (ARCHITECTURE.md, path step 4). A child that
+ * file costs at most one child, never the server (docs/design.md, "The path of a document", step 4). A child that
  * dies is replaced; a child is also recycled after `recycleAfter` documents, or when it stays
  * above `recycleRssMb` once its document is done, which gives its memory back to the system.
  */
