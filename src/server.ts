@@ -78,10 +78,12 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<R
     sweep = startTempSweep(blobs, (removed) => log.info({ removed }, 'removed stale upload temp files'), (err) => log.error({ err }, 'temp file sweep failed'));
     await sweep.first;
     retention = startRetention(config, store, blobs, log);
+    const address = await app.listen({ port: config.port, host: config.host });
+    // After listening: warming the extraction children (spawn, load pdf.js, one small PDF) took
+    // most of the time to /healthz, and uploads and status requests do not need them.
     if (opts.workers && config.worker.concurrency > 0) {
       workers = await startWorkers({ config, store, blobs, metrics, onOutcome: (s) => metrics.documentProcessed(s), log: workerLog(app.log) });
     }
-    const address = await app.listen({ port: config.port, host: config.host });
     const theApp = app;
     return {
       url: address,
