@@ -25,8 +25,10 @@ process.on('message', (file: string) => {
     const ms = performance.now() - t;
     // Peak RSS of this process and of its extraction child, which together stand for the server.
     const rssMb = process.resourceUsage().maxRSS / 1024 + (pool.memory()[0]?.peakRssMb ?? 0);
-    send(out.status === 'succeeded' ? { ms, rssMb } : { error: `${file}: ${out.error.code}: ${out.error.message}` });
+    const childRssMb = pool.memory()[0]?.peakRssMb ?? 0;
+    send(out.status === 'succeeded' ? { ms, rssMb, childRssMb } : { error: `${file}: ${out.error.code}: ${out.error.message}` });
   });
 });
 process.on('disconnect', () => void queue.then(() => pool.close()));
-send({ ready: true });
+// The idle slot: its child's RSS once warm, before any page.
+send({ ready: true, idleRssMb: pool.memory()[0]?.rssMb ?? 0 });

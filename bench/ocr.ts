@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractImagePages, closeOcr, nativeAvailable, addonAvailable } from '../src/extract/raster/index.js';
+import { paddleAvailable } from '../src/extract/raster/ocr-paddle.js';
 import { lastPageTimings } from '../src/extract/raster/page.js';
 import { DEFAULT_EXTRACT_OPTIONS, type ExtractOptions } from '../src/extract/types.js';
 import { ICDAR_DIR } from '../test/paths.js';
@@ -63,16 +64,20 @@ async function runOurs(file: string, opts: ExtractOptions): Promise<{ ms: number
 }
 
 /** The server's path in a process of its own (bench/ocr-server.ts): extract(file) → ms. */
-async function startServer(): Promise<{ extract(file: string): Promise<number>; stop(): void; peakRssMb(): number }> {
+async function startServer(): Promise<{ extract(file: string): Promise<number>; stop(): void; peakRssMb(): number; childPeakRssMb(): number; idleRssMb(): number }> {
   const env = { ...process.env };
   if (USER_OMP_LIMIT === undefined) delete env.OMP_THREAD_LIMIT;
   else env.OMP_THREAD_LIMIT = USER_OMP_LIMIT;
   const child = fork(join(ROOT, 'bin/run-ts.js'), [join(ROOT, 'bench/ocr-server.ts')], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  let waiting: ((m: { ms?: number; rssMb?: number; error?: string; ready?: boolean }) => void) | null = null;
+  let waiting: ((m: { ms?: number; rssMb?: number; childRssMb?: number; idleRssMb?: number; error?: string; ready?: boolean }) => void) | null = null;
   let peak = 0;
+  let childPeak = 0;
+  let idle = 0;
   const next = () => new Promise<{ ms?: number; rssMb?: number; error?: string; ready?: boolean }>((resolve) => (waiting = resolve));
-  child.on('message', (m: { ms?: number; rssMb?: number; error?: string; ready?: boolean }) => {
+  child.on('message', (m: { ms?: number; rssMb?: number; childRssMb?: number; idleRssMb?: number; error?: string; ready?: boolean }) => {
     if (m.rssMb) peak = Math.max(peak, m.rssMb);
+    if (m.childRssMb) childPeak = Math.max(childPeak, m.childRssMb);
+    if (m.idleRssMb) idle = m.idleRssMb;
     waiting?.(m);
   });
   child.on('exit', (code) => waiting?.({ error: `bench/ocr-server.ts exited with ${code}` }));
@@ -88,6 +93,8 @@ async function startServer(): Promise<{ extract(file: string): Promise<number>; 
     },
     stop: () => child.disconnect(),
     peakRssMb: () => peak,
+    childPeakRssMb: () => childPeak,
+    idleRssMb: () => idle,
   };
 }
 
@@ -109,6 +116,10 @@ export async function run(args: string[]): Promise<void> {
     const nat: ExtractOptions = { ...DEFAULT_EXTRACT_OPTIONS, ocrEngine: 'native' };
     const prog: ExtractOptions = { ...DEFAULT_EXTRACT_OPTIONS, ocrEngine: 'program' };
     const addon = addonAvailable('eng');
+    // The PP-OCR modes (docs/ocr.md), in-process like ours(native).
+    const modes = paddleAvailable() ? (['recheck', 'vote', 'paddle'] as const) : [];
+    const modeMs = new Map<string, number[]>(modes.map((m) => [m, []]));
+    const modeFile = new Map<string, Map<string, number[]>>(modes.map((m) => [m, new Map()]));
     // Warm-up: the tesseract.js worker starts once per process (≈ 0.5 s), not per page.
     await runOurs(files[0], js);
     if (addon) await runOurs(files[0], nat);
@@ -127,6 +138,11 @@ export async function run(args: string[]): Promise<void> {
       stages.ocrMs.push(lastPageTimings.ocrMs);
       stages.rescueMs.push(lastPageTimings.rescueMs);
       const p = addon && native ? await runOurs(f, prog) : null;
+      for (const m of modes) {
+        const r = await runOurs(f, { ...DEFAULT_EXTRACT_OPTIONS, ocrEngine: m });
+        const byFile = modeFile.get(m)!;
+        byFile.set(f, [...(byFile.get(f) ?? []), r.ms]);
+      }
       serverMs.set(f, [...(serverMs.get(f) ?? []), await server.extract(f)]);
       const c = native ? runNative(f) : null;
       const s = samples.get(f) ?? { js: [], ourNative: [], ourProgram: [], native: [], jsWords: a.words, natWords: c?.words ?? null };
@@ -140,6 +156,7 @@ export async function run(args: string[]): Promise<void> {
     for (const [f, s] of samples) {
       rows.push({ file: f.split('/').pop()!, js: median(s.js), ourNative: med(s.ourNative), ourProgram: med(s.ourProgram), server: median(serverMs.get(f) ?? [NaN]), native: med(s.native), jsWords: s.jsWords, natWords: s.natWords });
     }
+    for (const m of modes) modeMs.set(m, [...modeFile.get(m)!.values()].map(median));
     const peakRssMb = process.resourceUsage().maxRSS / 1024;
     console.log(`OCR in-process (addon): ${addon ? 'built' : 'not built'}; ${files.length} pages × ${reps} rounds, medians per page`);
     console.log('page                 ours(js) ms  ours(native) ms  ours(program) ms  ours(server) ms  tesseract ms  words ours/tesseract');
@@ -168,8 +185,12 @@ export async function run(args: string[]): Promise<void> {
       console.log(
         `whole set: tesseract ${(sum('native') / 1000).toFixed(1)} s, ours(native) ${(sum('ourNative') / 1000).toFixed(1)} s: ${(sum('native') / sum('ourNative')).toFixed(2)}x, ours(server) ${(sum('server') / 1000).toFixed(1)} s: ${(sum('native') / sum('server')).toFixed(2)}x`,
       );
+      for (const m of modes) {
+        const mm = median(modeMs.get(m)!);
+        console.log(`PP-OCR mode ${m.padEnd(8)} ${mm.toFixed(0)} ms/page median, ${ppm(mm).toFixed(1)} pages/min/core: ${(mn / mm).toFixed(2)}x the tesseract program`);
+      }
     } else console.log('tesseract program not installed: no native peer');
-    console.log(`peak RSS of this process (ours, all pages): ${peakRssMb.toFixed(0)} MB; of the server's process and its one extraction child: ${server?.peakRssMb().toFixed(0) ?? '-'} MB`);
+    console.log(`peak RSS of this process (ours, all pages): ${peakRssMb.toFixed(0)} MB; of the server's process and its one extraction child: ${server?.peakRssMb().toFixed(0) ?? '-'} MB (idle, after its start: ${server?.idleRssMb().toFixed(0) ?? '-'} MB; child's own peak ${server?.childPeakRssMb().toFixed(0) ?? '-'} MB)`);
   } finally {
     server?.stop();
     await closeOcr();

