@@ -16,6 +16,7 @@ import { docsRoutes } from './routes/docs.js';
 import { documentRoutes } from './routes/documents.js';
 import { healthRoutes } from './routes/health.js';
 import { pageRoutes } from './routes/pages.js';
+import { reviewRoutes } from './routes/review.js';
 import { uploadRoutes } from './routes/upload.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { webappRoutes } from './routes/webapp.js';
@@ -98,6 +99,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
       await v1.register(batchRoutes(deps));
       await v1.register(documentRoutes(deps));
       await v1.register(pageRoutes(deps));
+      await v1.register(reviewRoutes(deps));
       await v1.register(webhookRoutes(deps));
     },
     { prefix: '/v1' },

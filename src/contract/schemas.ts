@@ -9,7 +9,7 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { PROCESSING_ERROR_CODES, type ProcessingError } from '../domain/errors.js';
 import { PUBLIC_STATUSES } from '../domain/status.js';
-import { DOCUMENT_TYPES, FIELD_NAMES, type DocumentType } from '../extract/types.js';
+import { DOCUMENT_TYPES, FIELD_NAMES, type DocumentType, type FieldName } from '../extract/types.js';
 
 const nullable = <T>(type: 'string' | 'integer' | 'number', extra: Record<string, unknown> = {}) =>
   Type.Unsafe<T | null>({ type: [type, 'null'], ...extra });
@@ -120,11 +120,23 @@ export const FieldSchema = Type.Object(
     confidence: Type.Number({ minimum: 0, maximum: 1 }),
     page: Type.Integer(),
     bbox: BBox,
+    source: Type.Unsafe<'engine' | 'vendor_memory' | 'correction'>({
+      type: 'string',
+      enum: ['engine', 'vendor_memory', 'correction'],
+      description: "the engine's reading, a reading the vendor's memory taught, or a person's correction",
+    }),
+    corrected: Type.Boolean({ description: 'true when a person corrected it' }),
   },
   { title: 'Field' },
 );
 
-export const FieldsSchema = Type.Object(Object.fromEntries(FIELD_NAMES.map((n) => [n, nullableOf(FieldSchema)])), { title: 'Fields' });
+export const FieldsSchema = Type.Object(
+  {
+    ...(Object.fromEntries(FIELD_NAMES.map((n) => [n, nullableOf(FieldSchema)])) as Record<FieldName, ReturnType<typeof nullableOf<typeof FieldSchema>>>),
+    custom: Type.Optional(Type.Record(Type.String(), nullableOf(FieldSchema), { description: "the processing run's custom fields by name" })),
+  },
+  { title: 'Fields' },
+);
 
 export const DocumentResultSchema = Type.Object(
   {

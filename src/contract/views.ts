@@ -4,7 +4,8 @@
  */
 import { batchStatus, batchTimestamps, isAllDone } from '../domain/batch.js';
 import { publicStatus } from '../domain/status.js';
-import type { ExtractResult } from '../extract/types.js';
+import { FIELD_NAMES, type ExtractResult, type Field, type Table } from '../extract/types.js';
+import { correctedField, parseCorrection, publicField, type Correction, type PublicField } from '../review/corrections.js';
 import type { BatchRow, DocumentResultRow, DocumentRow } from '../store/types.js';
 import type { Batch, Document, DocumentResult } from './schemas.js';
 
@@ -52,18 +53,49 @@ export function documentView(row: DocumentRow): DocumentView {
   };
 }
 
-/** `DocumentResult` = Document + results, which are null unless the document succeeded. */
-export function documentResultView(row: DocumentResultRow): DocumentResultView {
+/**
+ * `DocumentResult` = Document + results, which are null unless the document succeeded. The
+ * default view lays the document's correction over the engine's result; `extracted` is what
+ * the engine read, untouched.
+ */
+export function documentResultView(row: DocumentResultRow, view: 'corrected' | 'extracted' = 'corrected'): DocumentResultView {
   const doc = documentView(row);
   if (doc.status !== 'succeeded' || row.result_json === null) return { ...doc, document_type: null, fields: null, line_items: null, tables: null, totals: null };
   const result = JSON.parse(row.result_json) as Partial<ExtractResult>;
+  const correction = view === 'corrected' ? parseCorrection(row.corrections_json) : null;
   // Results stored before documents were classified have neither a type nor fields.
   return {
     ...doc,
     document_type: result.document_type ?? null,
-    fields: result.fields ?? null,
-    line_items: result.line_items ?? [],
-    tables: result.tables ?? [],
+    fields: fieldsView(result, correction),
+    line_items: correction?.line_items ?? result.line_items ?? [],
+    tables: tablesView(result.tables ?? [], correction),
     totals: result.totals ?? null,
   };
+}
+
+type FieldsView = Record<string, PublicField | null> & { custom?: Record<string, PublicField | null> };
+
+function fieldsView(result: Partial<ExtractResult>, correction: Correction | null): DocumentResultView['fields'] {
+  if (!result.fields && !correction) return null;
+  const engine = (result.fields ?? {}) as Record<string, Field | null>;
+  const out: FieldsView = Object.fromEntries(FIELD_NAMES.map((n) => [n, publicField(engine[n] ?? null)]));
+  if (result.custom_fields) out.custom = Object.fromEntries(Object.entries(result.custom_fields).map(([k, f]) => [k, publicField(f)]));
+  for (const [key, c] of Object.entries(correction?.fields ?? {})) {
+    if (key.startsWith('custom.')) {
+      const name = key.slice(7);
+      const custom = (out.custom ??= {});
+      custom[name] = c ? correctedField(c, result.custom_fields?.[name] ?? null) : null;
+    } else out[key] = c ? correctedField(c, engine[key] ?? null) : null;
+  }
+  return out as unknown as DocumentResultView['fields'];
+}
+
+function tablesView(tables: Table[], correction: Correction | null): Table[] {
+  if (!correction?.tables.length) return tables;
+  return tables.map((t, index) => {
+    const edits = correction.tables.find((x) => x.index === index);
+    if (!edits) return t;
+    return { ...t, cells: t.cells.map((c) => ({ ...c, text: edits.cells.find((e) => e.row === c.row && e.col === c.col)?.text ?? c.text })) };
+  });
 }

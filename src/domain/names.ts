@@ -8,6 +8,6 @@ export function isValidBatchName(name: string): boolean {
 }
 
 /** Opaque, prefixed, unguessable ids: 16 random bytes (128 bits) in base32-ish lowercase hex. */
-export function newId(prefix: 'doc' | 'bat' | 'acc' | 'key' | 'evt' | 'dlv' | 'req'): string {
+export function newId(prefix: 'doc' | 'bat' | 'acc' | 'key' | 'evt' | 'dlv' | 'req' | 'ven'): string {
   return `${prefix}_${randomBytes(16).toString('hex')}`;
 }

@@ -4,6 +4,7 @@
  * algorithm turns them into `Table`s.
  */
 import type { ProcessingErrorCode } from '../domain/errors.js';
+import type { VendorMemory } from './memory/memory.js';
 
 /** [x0, y0, x1, y1], x0 ≤ x1, y0 ≤ y1, origin top-left. */
 export type BBox = [number, number, number, number];
@@ -104,7 +105,20 @@ export interface Field<T = string | number> {
   confidence: number;
   page: number;
   bbox: BBox;
+  /** Where the value came from; unset means the engine's own reading (API.md §4b). */
+  source?: FieldSource;
 }
+
+/** `engine`: read by the rules; `vendor_memory`: read the way a correction taught; `correction`: typed by a person. */
+export type FieldSource = 'engine' | 'vendor_memory' | 'correction';
+
+/** A field a processing run asks for by its labels (API.md §4b custom fields). */
+export interface CustomFieldSpec {
+  name: string;
+  labels: string[];
+  type: CustomFieldType;
+}
+export type CustomFieldType = 'text' | 'number' | 'date' | 'amount';
 
 /** Names of the document-level fields of API.md §4, in the order exports list them. */
 export const FIELD_NAMES = [
@@ -143,6 +157,23 @@ export interface ExtractResult {
   tables: Table[];
   line_items: LineItem[];
   totals: Totals | null;
+  /** The run's custom fields by name (API.md §4b), when it asked for any. */
+  custom_fields?: Record<string, Field | null>;
+  /** Which vendor memory read some fields (its id), when one did. Internal, not in the public shape. */
+  vendor_memory_id?: string;
+  /**
+   * The words of the pages a correction may point at (internal: the worker stores them apart from
+   * the result, and never in it), so a correction can be learned from without reading the file again.
+   */
+  words?: StoredPage[];
+}
+
+/** A page's words kept for learning: `[text, x0, y0, x1, y1]` each, rounded to a tenth. */
+export interface StoredPage {
+  page: number;
+  width: number;
+  height: number;
+  words: [string, number, number, number, number][];
 }
 
 export interface ExtractOptions {
@@ -173,6 +204,10 @@ export interface ExtractOptions {
    * end of its page, so a thread terminated for the limit is gone at once. Unset: no limit.
    */
   deadlineAt?: number;
+  /** Fields to find by their labels besides the built-in ones (`custom_fields` of the run). */
+  customFields?: CustomFieldSpec[];
+  /** The account's vendor memories (`VendorMemory` of src/extract/memory/); the engine picks the one that matches. */
+  vendorMemory?: VendorMemory[];
   /** Told of each OCR run (a page, or a page's second look) with its engine and time (metrics). */
   onOcr?: (engine: 'addon' | 'program' | 'js' | 'paddle', ms: number) => void;
 }

@@ -12,6 +12,7 @@ export type * from './idempotency.js';
 export type * from './changes.js';
 export type * from './rate-limits.js';
 export type * from './retention.js';
+export type * from './review.js';
 export { BlobNotFoundError, BlobTooLargeError, BlobUnavailableError } from '../blobs/types.js';
 export type { BlobStore, PutResult } from '../blobs/types.js';
 

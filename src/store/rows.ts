@@ -2,6 +2,7 @@
 import type { ProcessingError } from '../domain/errors.js';
 import type { InternalState } from '../domain/status.js';
 import type { BatchEvent, BatchRow, ClaimedDocument, DocumentResultRow, DocumentRow } from './types.js';
+import type { VendorRow } from './review.js';
 import type { DeliveryRow, WebhookRow } from './webhooks.js';
 
 type Raw = Record<string, unknown>;
@@ -65,7 +66,7 @@ export function toDocument(r: Raw): DocumentRow {
 }
 
 export function toDocumentResult(r: Raw): DocumentResultRow {
-  return { ...toDocument(r), result_json: (r.result_json as string | null) ?? null };
+  return { ...toDocument(r), result_json: (r.result_json as string | null) ?? null, corrections_json: (r.corrections_json as string | null) ?? null };
 }
 
 export function toClaimed(r: Raw): ClaimedDocument {
@@ -118,5 +119,17 @@ export function toDelivery(r: Raw): DeliveryRow {
     error: (r.error as string | null) ?? null,
     created_at: num(r.created_at),
     next_attempt_at: numOrNull(r.next_attempt_at),
+  };
+}
+
+/** Maps a `vendor_memories` row (either dialect; pg hands BIGINT back as text). */
+export function toVendor(r: Raw): VendorRow {
+  return {
+    id: r.id as string,
+    account_id: r.account_id as string,
+    name: r.name as string,
+    memory_json: r.memory_json as string,
+    created_at: Number(r.created_at),
+    updated_at: Number(r.updated_at),
   };
 }

@@ -12,6 +12,7 @@ import type { ChangeStream } from './changes.js';
 import type { IdempotencyStore } from './idempotency.js';
 import type { RateLimitCounters } from './rate-limits.js';
 import type { RetentionStore } from './retention.js';
+import type { ReviewStore } from './review.js';
 import type { WebhookStore } from './webhooks.js';
 
 export interface Account {
@@ -80,6 +81,14 @@ export interface DocumentRow {
 /** The stored result of a succeeded document, as JSON text (the engine's `ExtractResult`). */
 export interface DocumentResultRow extends DocumentRow {
   result_json: string | null;
+  /** People's correction of it (`ReviewStore`), applied over it by the views; null if none. */
+  corrections_json: string | null;
+}
+
+/** What a processing run asks of the documents it submits. */
+export interface SubmitOptions {
+  /** Kept on each submitted document for its extraction (its custom fields); null: none. */
+  options_json?: string | null;
 }
 
 export interface NewDocument {
@@ -122,6 +131,8 @@ export interface Store {
   readonly rateLimits: RateLimitCounters;
   /** Purges of old and deleted data (the retention sweep). */
   readonly retention: RetentionStore;
+  /** Corrections, page words, run options and vendor memories (API.md §4b). */
+  readonly review: ReviewStore;
   /** The original uploads (a local folder for SQLite, the database for PostgreSQL); closed with the Store. */
   readonly blobs: BlobStore;
   /** Committed changes: in-process for SQLite, LISTEN/NOTIFY (any process) for PostgreSQL. */
@@ -155,7 +166,7 @@ export interface Store {
    */
   insertDocuments(accountId: string, batchName: string, docs: NewDocument[], now: number): Promise<{ batch: BatchRow; documents: DocumentRow[] }>;
   /** One transaction: every `uploaded` document → `pending`; bumps `run` if any. Null if no such batch. */
-  submitBatch(accountId: string, batchName: string, now: number): Promise<{ submitted: number; batch: BatchRow } | null>;
+  submitBatch(accountId: string, batchName: string, now: number, opts?: SubmitOptions): Promise<{ submitted: number; batch: BatchRow } | null>;
   getBatch(accountId: string, batchName: string): Promise<BatchRow | null>;
   /** Newest first. */
   listBatches(accountId: string, opts: { cursor: string | null; limit: number }): Promise<Page<BatchRow>>;

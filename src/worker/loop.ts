@@ -10,6 +10,7 @@ import { startReaper } from './reaper.js';
 import type { Metrics } from '../metrics/index.js';
 import type { ClaimedDocument, Store } from '../store/types.js';
 import { ExtractionAbortedError, ExtractionPool, type ExtractionOutcome } from './pool.js';
+import { extractionInput } from '../review/input.js';
 
 export interface WorkerDeps {
   config: Config;
@@ -75,8 +76,9 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
         outcome = { status: 'failed', page_count: null, error: { code: 'extraction_failed', message: `original file unreadable: ${(err as Error).message}` } };
       }
       // A lost lease aborts too: another attempt owns the document and our outcome would be discarded.
-      if (bytes) outcome = await pool.extract(bytes, AbortSignal.any([kill.signal, renewal.signal]));
+      if (bytes) outcome = await pool.extract(bytes, AbortSignal.any([kill.signal, renewal.signal]), await extractionInput(store, doc));
       const written = await store.completeDocument(doc.id, doc.attempt, outcome!, Date.now());
+      if (written && outcome!.words_json) await store.review.putWords(doc.id, outcome!.words_json);
       if (written) {
         deps.onOutcome?.(outcome!.status);
         finished(doc, outcome!, (performance.now() - started) / 1000);

@@ -36,7 +36,8 @@ function runFailure(run: Exclude<SlotRun, { kind: 'done' } | { kind: 'aborted' }
 }
 
 /** An outcome to store, with what the engine did (absent when the child gave no answer). */
-export type ExtractionOutcome = DocumentOutcome & { stats?: TaskStats };
+/** `words_json`: the page words a later correction learns from (stored apart from the result). */
+export type ExtractionOutcome = DocumentOutcome & { stats?: TaskStats; words_json?: string };
 
 function failed(error: ProcessingError, stats?: TaskStats): ExtractionOutcome {
   return { status: 'failed', page_count: null, error, stats };
@@ -77,7 +78,7 @@ export class ExtractionPool {
    * Extracts one document and returns the outcome to store; never rejects except with
    * `ExtractionAbortedError` when `signal` (shutdown) fires first.
    */
-  async extract(bytes: Uint8Array, signal?: AbortSignal): Promise<ExtractionOutcome> {
+  async extract(bytes: Uint8Array, signal?: AbortSignal, extra: Pick<ExtractOptions, 'customFields' | 'vendorMemory'> = {}): Promise<ExtractionOutcome> {
     const slot = await this.acquire(signal);
     let keep = false;
     try {
@@ -88,13 +89,13 @@ export class ExtractionPool {
       } catch (err) {
         return failed({ code: 'extraction_failed', message: (err as Error).message });
       }
-      const run = await slot.run({ bytes, opts: { ...this.opts, deadlineAt: Date.now() + this.limits.timeoutMs } }, signal);
+      const run = await slot.run({ bytes, opts: { ...this.opts, ...extra, deadlineAt: Date.now() + this.limits.timeoutMs } }, signal);
       if (run.kind === 'aborted') throw new ExtractionAbortedError();
       if (run.kind !== 'done') return failed(runFailure(run, this.limits));
       slot.documents++;
       keep = slot.documents < this.config.worker.recycleAfter && (slot.memory()?.rssMb ?? 0) <= this.config.worker.recycleRssMb;
       const res = run.result;
-      return res.ok ? { status: 'succeeded', page_count: res.page_count, result_json: res.result_json, stats: res.stats } : failed(res.error, res.stats);
+      return res.ok ? { status: 'succeeded', page_count: res.page_count, result_json: res.result_json, words_json: res.words_json, stats: res.stats } : failed(res.error, res.stats);
     } finally {
       this.release(keep ? slot : this.replace(slot));
     }

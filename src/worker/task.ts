@@ -21,7 +21,7 @@ export interface TaskStats {
 }
 
 /** The result travels as JSON text: the parent stores it as it is and never walks the object. */
-export type TaskResult = ({ ok: true; page_count: number; result_json: string } | { ok: false; error: ProcessingError }) & { stats: TaskStats };
+export type TaskResult = ({ ok: true; page_count: number; result_json: string; words_json?: string } | { ok: false; error: ProcessingError }) & { stats: TaskStats };
 
 /** Parent → child. */
 export interface TaskRequest {
@@ -40,8 +40,9 @@ export async function runTask(task: ExtractTask): Promise<TaskResult> {
     stats.ocr_ms += ms;
   };
   try {
-    const result = await extractDocument(task.bytes, { ...task.opts, onOcr });
-    return { ok: true, page_count: result.page_count, result_json: JSON.stringify(result), stats };
+    const { words, ...result } = await extractDocument(task.bytes, { ...task.opts, onOcr });
+    // The page words are kept apart from the result (learning material, not the public shape).
+    return { ok: true, page_count: result.page_count, result_json: JSON.stringify(result), words_json: words ? JSON.stringify(words) : undefined, stats };
   } catch (err) {
     return { ok: false, error: toProcessingError(err), stats };
   }

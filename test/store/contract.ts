@@ -12,6 +12,7 @@ import type { BatchRow, NewDocument, Store } from '../../src/store/types.js';
 import { fairContract } from './contract-fair.js';
 import { partsContract, type PartsHarness } from './contract-parts.js';
 import { retentionContract } from './contract-retention.js';
+import { reviewContract } from './contract-review.js';
 
 export interface StoreHarness extends PartsHarness {
   /** A new, empty, migrated database and a first connection to it. */
@@ -537,4 +538,5 @@ export function storeContract(name: string, harness: StoreHarness): void {
   partsContract(name, harness);
   retentionContract(name, harness);
   fairContract(name, harness);
+  reviewContract(name, harness);
 }

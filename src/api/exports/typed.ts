@@ -8,6 +8,7 @@
 import { findDate, numericParts, type DateOrder } from '../../extract/locale/dates.js';
 import { detectConvention, normalizeText, parseNumber, type Convention } from '../../extract/locale/numbers.js';
 import type { DocumentResultView } from '../../contract/views.js';
+import { FIELD_NAMES } from '../../extract/types.js';
 
 /** How a document writes numbers and numeric dates. */
 export interface NumberStyle {
@@ -28,7 +29,10 @@ function cellTexts(doc: DocumentResultView): string[] {
   const texts: string[] = [];
   for (const t of doc.tables ?? []) for (const c of t.cells) texts.push(c.text);
   for (const li of doc.line_items ?? []) texts.push(...Object.values(li.cells));
-  for (const f of Object.values(doc.fields ?? {})) if (f) texts.push(f.text);
+  for (const n of FIELD_NAMES) {
+    const f = doc.fields?.[n];
+    if (f) texts.push(f.text);
+  }
   return texts;
 }
 

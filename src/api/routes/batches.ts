@@ -1,7 +1,7 @@
 /** Batch routes of API.md §3 (the upload lives in upload.ts): process, status, list, results, delete. */
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { batchStatus, batchTimestamps, isAllDone } from '../../domain/batch.js';
-import { ApiError, batchNotFound } from '../../domain/errors.js';
+import { ApiError, batchNotFound, invalidRequest } from '../../domain/errors.js';
 import type { AppDeps } from '../deps.js';
 import {
   BatchListSchema,
@@ -17,6 +17,26 @@ import { batchView, documentResultView, iso } from '../../contract/views.js';
 
 const security = [{ bearer: [] }];
 
+/** The optional body of `POST …/process`: the run's custom fields (API.md §4b). */
+const ProcessBodySchema = Type.Object(
+  {
+    custom_fields: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            name: Type.String({ pattern: '^[a-z][a-z0-9_]{0,63}$' }),
+            labels: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 20 }),
+            type: Type.Optional(Type.Unsafe<'text' | 'number' | 'date' | 'amount'>({ type: 'string', enum: ['text', 'number', 'date', 'amount'], default: 'text' })),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 50 },
+      ),
+    ),
+  },
+  { additionalProperties: false, title: 'ProcessOptions' },
+);
+
 /** Registers the batch routes; `deps` gives the store and the exporters. */
 export function batchRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const { store } = deps;
@@ -29,12 +49,21 @@ export function batchRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: 'Submit every not-yet-submitted document of the batch for processing',
           security,
           params: BatchNameParams,
+          body: ProcessBodySchema,
           response: { 202: ProcessResponseSchema, ...errorResponses },
+        },
+        // The body is optional: a bare POST (no body at all) is a run without options.
+        preValidation: async (request) => {
+          request.body ??= {};
         },
       },
       async (request, reply) => {
         const { batch_name } = request.params;
-        const res = await store.submitBatch(request.account.id, batch_name, deps.now());
+        const custom = request.body?.custom_fields ?? [];
+        const names = new Set(custom.map((c) => c.name));
+        if (names.size !== custom.length) throw invalidRequest('custom_fields names must be unique', { field: 'custom_fields' });
+        const options = custom.length ? JSON.stringify({ custom_fields: custom.map((c) => ({ name: c.name, labels: c.labels, type: c.type ?? 'text' })) }) : null;
+        const res = await store.submitBatch(request.account.id, batch_name, deps.now(), { options_json: options });
         if (!res) throw batchNotFound(batch_name);
         return reply.code(202).send({ batch_name, submitted: res.submitted, batch: batchView(res.batch) });
       },
@@ -111,7 +140,7 @@ export function batchRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           created_at: iso(t.created_at) as string,
           started_at: iso(t.started_at),
           completed_at: iso(t.completed_at),
-          documents: page.items.map(documentResultView),
+          documents: page.items.map((r) => documentResultView(r)),
           next_cursor: page.next_cursor,
         };
       },

@@ -44,7 +44,10 @@ export function documentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: "One document's results (tables, line items, totals; null unless succeeded)",
           security,
           params: DocumentIdParams,
-          querystring: Type.Omit(ResultsQuery(1), ['limit', 'cursor']),
+          querystring: Type.Object({
+            format: ResultsQuery(1).properties.format,
+            view: Type.Optional(Type.Unsafe<'corrected' | 'extracted'>({ type: 'string', enum: ['corrected', 'extracted'], description: '`extracted`: what the engine read, without corrections' })),
+          }),
           response: { 200: DocumentResultSchema, ...errorResponses },
         },
       },
@@ -58,7 +61,7 @@ export function documentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           await exporter.document({ deps, account: request.account, row, request, reply });
           return reply;
         }
-        return documentResultView(row);
+        return documentResultView(row, request.query.view ?? 'corrected');
       },
     );
 

@@ -83,12 +83,28 @@ TABLE blobs
   CONSTRAINT blobs_pkey PRIMARY KEY (key)
   CREATE UNIQUE INDEX blobs_pkey ON blobs USING btree (key)
 
+TABLE document_corrections
+  document_id text NOT NULL
+  account_id text NOT NULL
+  body_json text NOT NULL
+  updated_at bigint NOT NULL
+  CONSTRAINT document_corrections_document_id_fkey FOREIGN KEY (document_id) REFERENCES documents(id) ON DELETE CASCADE
+  CONSTRAINT document_corrections_pkey PRIMARY KEY (document_id)
+  CREATE UNIQUE INDEX document_corrections_pkey ON document_corrections USING btree (document_id)
+
 TABLE document_results
   document_id text NOT NULL
   result_json text NOT NULL
   CONSTRAINT document_results_document_id_fkey FOREIGN KEY (document_id) REFERENCES documents(id) ON DELETE CASCADE
   CONSTRAINT document_results_pkey PRIMARY KEY (document_id)
   CREATE UNIQUE INDEX document_results_pkey ON document_results USING btree (document_id)
+
+TABLE document_words
+  document_id text NOT NULL
+  words_json text NOT NULL
+  CONSTRAINT document_words_document_id_fkey FOREIGN KEY (document_id) REFERENCES documents(id) ON DELETE CASCADE
+  CONSTRAINT document_words_pkey PRIMARY KEY (document_id)
+  CREATE UNIQUE INDEX document_words_pkey ON document_words USING btree (document_id)
 
 TABLE documents
   id text NOT NULL
@@ -110,6 +126,7 @@ TABLE documents
   processing_error jsonb
   queued_at bigint
   released_attempts integer NOT NULL DEFAULT 0
+  options_json text
   CONSTRAINT documents_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id)
   CONSTRAINT documents_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES batches(id)
   CONSTRAINT documents_pkey PRIMARY KEY (id)
@@ -150,6 +167,18 @@ TABLE schema_migrations
   applied_at bigint NOT NULL
   CONSTRAINT schema_migrations_pkey PRIMARY KEY (version)
   CREATE UNIQUE INDEX schema_migrations_pkey ON schema_migrations USING btree (version)
+
+TABLE vendor_memories
+  id text NOT NULL
+  account_id text NOT NULL
+  name text NOT NULL
+  memory_json text NOT NULL
+  created_at bigint NOT NULL
+  updated_at bigint NOT NULL
+  CONSTRAINT vendor_memories_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id)
+  CONSTRAINT vendor_memories_pkey PRIMARY KEY (id)
+  CREATE INDEX vendor_memories_account ON vendor_memories USING btree (account_id, updated_at)
+  CREATE UNIQUE INDEX vendor_memories_pkey ON vendor_memories USING btree (id)
 
 TABLE webhook_deliveries
   id text NOT NULL

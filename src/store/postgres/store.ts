@@ -6,7 +6,7 @@ import { toClaimed } from '../rows.js';
 import { batchPages, deletion, deltas, perBatch, resultPages, writesCompletedEvent } from '../rules.js';
 import type { ChangeStream } from '../changes.js';
 import type { RateLimitCounters } from '../rate-limits.js';
-import type { Account, ApiKeyRow, BatchEvent, BatchRecount, BatchRow, ClaimedDocument, DocumentOutcome, DocumentResultRow, DocumentRow, KeyAuth, NewDocument, Page, Store } from '../types.js';
+import type { Account, ApiKeyRow, BatchEvent, BatchRecount, BatchRow, ClaimedDocument, DocumentOutcome, DocumentResultRow, DocumentRow, KeyAuth, NewDocument, Page, Store, SubmitOptions } from '../types.js';
 import * as accounts from './accounts.js';
 import * as batches from './batches.js';
 import * as documents from './documents.js';
@@ -23,6 +23,7 @@ import * as queue from './queue.js';
 import { postgresRateLimits } from './rate-limits.js';
 import { PostgresWebhookStore } from './webhooks.js';
 import { PostgresRetentionStore } from './retention.js';
+import { PostgresReviewStore } from './review.js';
 
 /** Cluster-mode Store. `pool` and `tx` are for sibling modules in src/store/postgres/. */
 export class PostgresStore implements Store {
@@ -30,6 +31,7 @@ export class PostgresStore implements Store {
   readonly idempotency: PostgresIdempotencyStore;
   readonly rateLimits: RateLimitCounters;
   readonly retention: PostgresRetentionStore;
+  readonly review: PostgresReviewStore;
   /** Uploads in the database too (unless an object store is given), so hosts need no shared disk. */
   readonly blobs: BlobStore;
   private readonly listener: Listener;
@@ -45,6 +47,7 @@ export class PostgresStore implements Store {
     this.idempotency = new PostgresIdempotencyStore(pool);
     this.rateLimits = postgresRateLimits(pool, schema);
     this.retention = new PostgresRetentionStore(pool);
+    this.review = new PostgresReviewStore(pool);
     this.blobs = blobs ?? new PostgresBlobStore(pool);
   }
 
@@ -138,11 +141,11 @@ export class PostgresStore implements Store {
     });
   }
 
-  async submitBatch(accountId: string, batchName: string, now: number): Promise<{ submitted: number; batch: BatchRow } | null> {
+  async submitBatch(accountId: string, batchName: string, now: number, opts: SubmitOptions = {}): Promise<{ submitted: number; batch: BatchRow } | null> {
     const out = await this.tx(async (c) => {
       const batch = await batches.selectLiveBatch(c, accountId, batchName, true);
       if (!batch) return null;
-      const submitted = await documents.submitUploaded(c, batch.id, now);
+      const submitted = await documents.submitUploaded(c, batch.id, now, opts.options_json ?? null);
       if (!submitted) return { submitted, batch };
       await notifyWork(c);
       await notifyChange(c, 'documents');

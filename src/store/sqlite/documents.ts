@@ -21,7 +21,7 @@ export function selectDocument(db: Db, accountId: string, id: string): DocumentR
 }
 
 export function selectDocumentResult(db: Db, accountId: string, id: string): DocumentResultRow | null {
-  const sql = `SELECT ${DOCUMENT_COLUMNS}, r.result_json ${FROM} LEFT JOIN document_results r ON r.document_id = d.id WHERE d.id = ? AND d.account_id = ?`;
+  const sql = `SELECT ${DOCUMENT_COLUMNS}, r.result_json, c.body_json AS corrections_json ${FROM} LEFT JOIN document_results r ON r.document_id = d.id LEFT JOIN document_corrections c ON c.document_id = d.id WHERE d.id = ? AND d.account_id = ?`;
   const r = prepared(db, sql).get(id, accountId);
   return r ? toDocumentResult(r as Raw) : null;
 }
@@ -29,15 +29,16 @@ export function selectDocumentResult(db: Db, accountId: string, id: string): Doc
 /** One page of a batch's documents with results, in upload order (seq), after `afterSeq`. */
 export function selectResultsPage(db: Db, accountId: string, batchId: string, afterSeq: number, limit: number): (DocumentResultRow & { seq: number })[] {
   // The page is cut from documents alone first (on the (batch_id, seq) index), then joined.
-  const sql = `SELECT ${DOCUMENT_COLUMNS}, d.seq, r.result_json
+  const sql = `SELECT ${DOCUMENT_COLUMNS}, d.seq, r.result_json, c.body_json AS corrections_json
      FROM (SELECT * FROM documents WHERE batch_id = ? AND account_id = ? AND seq > ? ORDER BY seq LIMIT ?) d
-     JOIN batches b ON b.id = d.batch_id LEFT JOIN document_results r ON r.document_id = d.id ORDER BY d.seq`;
+     JOIN batches b ON b.id = d.batch_id LEFT JOIN document_results r ON r.document_id = d.id
+     LEFT JOIN document_corrections c ON c.document_id = d.id ORDER BY d.seq`;
   return (prepared(db, sql).all(batchId, accountId, afterSeq, limit) as Raw[]).map((r) => ({ ...toDocumentResult(r), seq: Number(r.seq) }));
 }
 
 /** Every `uploaded` document of the batch → `pending`; returns how many. */
-export function submitUploaded(db: Db, batchId: string, now: number): number {
-  return prepared(db, "UPDATE documents SET state = 'pending', queued_at = ? WHERE batch_id = ? AND state = 'uploaded'").run(now, batchId).changes;
+export function submitUploaded(db: Db, batchId: string, now: number, optionsJson: string | null): number {
+  return prepared(db, "UPDATE documents SET state = 'pending', queued_at = ?, options_json = ? WHERE batch_id = ? AND state = 'uploaded'").run(now, optionsJson, batchId).changes;
 }
 
 /** Not-yet-started documents of the batch → `canceled`; returns how many. */

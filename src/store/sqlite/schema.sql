@@ -40,9 +40,21 @@ CREATE TABLE batches (
   webhook_url TEXT
 , awaiting_process INTEGER NOT NULL DEFAULT 0 CHECK (awaiting_process >= 0));
 
+CREATE TABLE document_corrections (
+  document_id TEXT PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+  account_id TEXT NOT NULL,
+  body_json TEXT NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+
 CREATE TABLE document_results (
   document_id TEXT PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
   result_json TEXT NOT NULL
+);
+
+CREATE TABLE document_words (
+  document_id TEXT PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+  words_json TEXT NOT NULL
 );
 
 CREATE TABLE documents (
@@ -63,7 +75,7 @@ CREATE TABLE documents (
   started_at INTEGER,
   completed_at INTEGER,
   processing_error TEXT -- JSON {code, message}
-, queued_at INTEGER, released_attempts INTEGER NOT NULL DEFAULT 0);
+, queued_at INTEGER, released_attempts INTEGER NOT NULL DEFAULT 0, options_json TEXT);
 
 CREATE TABLE idempotency_keys (
   scope TEXT NOT NULL,
@@ -85,6 +97,15 @@ CREATE TABLE rate_limits (
 );
 
 CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL);
+
+CREATE TABLE vendor_memories (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  name TEXT NOT NULL,
+  memory_json TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
 
 CREATE TABLE webhook_deliveries (
   id TEXT PRIMARY KEY,
@@ -132,6 +153,8 @@ CREATE INDEX documents_pending_batch ON documents (batch_id, seq) WHERE state = 
 CREATE INDEX documents_terminal_completed ON documents (completed_at) WHERE state IN ('succeeded', 'failed', 'canceled');
 
 CREATE INDEX idempotency_keys_expires ON idempotency_keys (expires_at);
+
+CREATE INDEX vendor_memories_account ON vendor_memories (account_id, updated_at);
 
 CREATE INDEX webhook_deliveries_batch ON webhook_deliveries (batch_id, created_at DESC, attempt DESC);
 

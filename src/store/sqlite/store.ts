@@ -9,7 +9,7 @@ import { LocalChanges, nextEvent } from '../changes.js';
 import { toClaimed } from '../rows.js';
 import { batchPages, deletion, deltas, isFirstClaim, perBatch, resultPages, writesCompletedEvent } from '../rules.js';
 import type { RateLimitCounters } from '../rate-limits.js';
-import type { Account, ApiKeyRow, BatchEvent, BatchRecount, BatchRow, ClaimedDocument, DocumentOutcome, DocumentResultRow, DocumentRow, KeyAuth, NewDocument, Page, Store } from '../types.js';
+import type { Account, ApiKeyRow, BatchEvent, BatchRecount, BatchRow, ClaimedDocument, DocumentOutcome, DocumentResultRow, DocumentRow, KeyAuth, NewDocument, Page, Store, SubmitOptions } from '../types.js';
 import * as accounts from './accounts.js';
 import * as batches from './batches.js';
 import { migrateDatabase, openDatabase, type Db } from './db.js';
@@ -20,6 +20,7 @@ import * as queue from './queue.js';
 import { sqliteRateLimits } from './rate-limits.js';
 import { SqliteWebhookStore } from './webhooks.js';
 import { SqliteRetentionStore } from './retention.js';
+import { SqliteReviewStore } from './review.js';
 
 /**
  * One work signal and one change stream per database file in this process, so a submit
@@ -43,6 +44,7 @@ export class SqliteStore implements Store {
   readonly idempotency: SqliteIdempotencyStore;
   readonly rateLimits: RateLimitCounters;
   readonly retention: SqliteRetentionStore;
+  readonly review: SqliteReviewStore;
   readonly blobs: BlobStore;
   readonly changes: LocalChanges;
   private readonly work: EventEmitter;
@@ -66,6 +68,7 @@ export class SqliteStore implements Store {
     this.idempotency = new SqliteIdempotencyStore(this.db);
     this.rateLimits = sqliteRateLimits(this.db);
     this.retention = new SqliteRetentionStore(this.db, (fn) => this.tx(fn));
+    this.review = new SqliteReviewStore(this.db);
     this.blobs = opts.blobs ?? new LocalBlobStore(opts.blobDir ?? join(dirname(path), 'blobs'));
   }
 
@@ -178,12 +181,12 @@ export class SqliteStore implements Store {
     );
   }
 
-  async submitBatch(accountId: string, batchName: string, now: number): Promise<{ submitted: number; batch: BatchRow } | null> {
+  async submitBatch(accountId: string, batchName: string, now: number, opts: SubmitOptions = {}): Promise<{ submitted: number; batch: BatchRow } | null> {
     const out = this.write(
       () => {
         const batch = batches.selectLiveBatch(this.db, accountId, batchName);
         if (!batch) return null;
-        const submitted = documents.submitUploaded(this.db, batch.id, now);
+        const submitted = documents.submitUploaded(this.db, batch.id, now, opts.options_json ?? null);
         return { submitted, batch: submitted ? batches.incrementRun(this.db, batch.id, submitted) : batch };
       },
       (out) => !!out?.submitted,

@@ -1,0 +1,130 @@
+/** Routes of API.md §4b: a document's corrections, and the account's vendor memories. */
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ApiError } from '../../domain/errors.js';
+import type { AppDeps } from '../deps.js';
+import { DocumentIdParams, DocumentResultSchema, ErrorSchema, LineItemSchema, errorResponses } from '../../contract/schemas.js';
+import { documentResultView } from '../../contract/views.js';
+import { putCorrection, succeededDocument } from '../../review/service.js';
+import { MAX_VENDORS, toMemory } from '../../review/vendors.js';
+
+const security = [{ bearer: [] }];
+
+const CorrectionBodySchema = Type.Object(
+  {
+    fields: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'field name → value, or null for "the document has none"; custom fields under `custom`' })),
+    line_items: Type.Optional(Type.Union([Type.Array(LineItemSchema, { maxItems: 5000 }), Type.Null()])),
+    tables: Type.Optional(
+      Type.Union([
+        Type.Array(
+          Type.Object({
+            index: Type.Integer({ minimum: 0 }),
+            cells: Type.Array(Type.Object({ row: Type.Integer({ minimum: 0 }), col: Type.Integer({ minimum: 0 }), text: Type.String({ maxLength: 10000 }) }), { maxItems: 10000 }),
+          }),
+          { maxItems: 500 },
+        ),
+        Type.Null(),
+      ]),
+    ),
+  },
+  { additionalProperties: false, title: 'Correction' },
+);
+
+const VendorSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    fields: Type.Array(Type.String(), { description: 'the fields this vendor’s memory reads' }),
+    identifiers: Type.Array(Type.String(), { description: 'tax ids and IBANs that recognise the vendor' }),
+    size_bytes: Type.Integer(),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Vendor' },
+);
+
+export function reviewRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  const { store } = deps;
+  return async (app) => {
+    app.put(
+      '/documents/:id/corrections',
+      {
+        schema: {
+          tags: ['documents'],
+          summary: "Correct a succeeded document's results (merged over earlier corrections); teaches the vendor's memory",
+          security,
+          params: DocumentIdParams,
+          body: CorrectionBodySchema,
+          response: { 200: DocumentResultSchema, 409: ErrorSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const row = await putCorrection(store, request.account.id, request.params.id, request.body, deps.now());
+        return documentResultView(row);
+      },
+    );
+
+    app.delete(
+      '/documents/:id/corrections',
+      {
+        schema: {
+          tags: ['documents'],
+          summary: "Remove a document's corrections (204); its results are the engine's again",
+          security,
+          params: DocumentIdParams,
+          response: { 204: Type.Null(), 409: ErrorSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        await succeededDocument(store, request.account.id, request.params.id);
+        await store.review.deleteCorrection(request.account.id, request.params.id);
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.get(
+      '/vendors',
+      {
+        schema: {
+          tags: ['vendors'],
+          summary: "What the account's corrections taught about each vendor, most recently taught first",
+          security,
+          response: { 200: Type.Object({ vendors: Type.Array(VendorSchema) }), ...errorResponses },
+        },
+      },
+      async (request) => {
+        const rows = await store.review.listVendors(request.account.id, MAX_VENDORS);
+        return {
+          vendors: rows.map((r) => {
+            const m = toMemory(r);
+            return {
+              id: r.id,
+              name: r.name,
+              fields: Object.keys(m.fields),
+              identifiers: m.ids,
+              size_bytes: Buffer.byteLength(r.memory_json),
+              created_at: new Date(r.created_at).toISOString(),
+              updated_at: new Date(r.updated_at).toISOString(),
+            };
+          }),
+        };
+      },
+    );
+
+    app.delete(
+      '/vendors/:id',
+      {
+        schema: {
+          tags: ['vendors'],
+          summary: 'Forget what was learned about a vendor (204)',
+          security,
+          params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }) }),
+          response: { 204: Type.Null(), ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        if (!(await store.review.deleteVendor(request.account.id, request.params.id))) throw new ApiError(404, 'not_found', `vendor ${request.params.id} not found`);
+        return reply.code(204).send(null);
+      },
+    );
+  };
+}

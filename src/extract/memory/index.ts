@@ -1,0 +1,45 @@
+/**
+ * Vendor memory and custom fields (API.md §4b), pure: learning from a correction (`learn`),
+ * recognising the vendor of a document among an account's memories (`identify`), reading fields
+ * the way a memory says (`readWithMemory`), and the engine's step that does all of it (`teach`).
+ */
+import type { DateOrder } from '../locale/dates.js';
+import type { CustomFieldSpec, ExtractResult, Field, PageLayout } from '../types.js';
+import { readCustomFields } from './custom.js';
+import { identify, readWithMemory } from './read.js';
+import { locateValue as locate } from './spans.js';
+import type { VendorMemory } from './memory.js';
+import { keepWords, kindOf, type Kind } from './words.js';
+
+export { learn, type VendorMemory, type Taught, type FieldRule } from './memory.js';
+export { identify, readWithMemory } from './read.js';
+export { keepWords, kindOf, NUMBER_FIELDS, DATE_FIELDS } from './words.js';
+export { readCustomFields } from './custom.js';
+
+/** Where `value` of field `key` is printed on stored pages. */
+export function locateValue(pages: Parameters<typeof locate>[0], key: string, value: string | number, customType?: string): ReturnType<typeof locate> {
+  const kind: Kind = kindOf(key, customType);
+  return locate(pages, value, kind);
+}
+
+/**
+ * The engine's last step: the run's custom fields, then the vendor's memory over the engine's
+ * fields (its readings win; what it does not read stays the engine's), and the words kept for
+ * learning from a later correction.
+ */
+export function teach(result: ExtractResult, layouts: PageLayout[], opts: { customFields?: CustomFieldSpec[]; vendorMemory?: VendorMemory[]; order?: DateOrder }): ExtractResult {
+  const words = keepWords(layouts);
+  const out: ExtractResult = { ...result, words };
+  if (opts.customFields?.length) out.custom_fields = readCustomFields(layouts, opts.customFields, opts.order);
+  const mem = opts.vendorMemory?.length ? identify(opts.vendorMemory, words) : null;
+  if (!mem) return out;
+  const read = readWithMemory(mem, words);
+  const fields = { ...out.fields } as Record<string, Field | null>;
+  const custom = out.custom_fields ? { ...out.custom_fields } : undefined;
+  for (const [key, f] of Object.entries(read)) {
+    if (key.startsWith('custom.')) {
+      if (custom && key.slice(7) in custom) custom[key.slice(7)] = f;
+    } else if (key in fields) fields[key] = f;
+  }
+  return { ...out, fields: fields as ExtractResult['fields'], custom_fields: custom, vendor_memory_id: mem.id };
+}

@@ -1,0 +1,100 @@
+/**
+ * The page words vendor memory works on: kept compact beside a result (`StoredPage`), and
+ * grouped into lines here, apart from the field readers' own line code, so what a memory learned
+ * from stored words reads the same on a new document's pages.
+ */
+import { findDate, type DateOrder } from '../locale/dates.js';
+import { parseNumber } from '../locale/numbers.js';
+import type { BBox, PageLayout, StoredPage } from '../types.js';
+
+export interface MWord {
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** One line of a page: its words left to right. */
+export interface MLine {
+  page: number;
+  /** 0-based, top to bottom. */
+  index: number;
+  words: MWord[];
+}
+
+/** Pages a correction may point at: the first and the last (a field is in the head or the foot). */
+export function keepWords(layouts: PageLayout[]): StoredPage[] {
+  const picked = layouts.length > 1 ? [layouts[0]!, layouts[layouts.length - 1]!] : layouts;
+  const r = (v: number) => Math.round(v * 10) / 10;
+  return picked.map((p) => ({
+    page: p.page,
+    width: r(p.width),
+    height: r(p.height),
+    words: p.words.filter((w) => !w.rotation).map((w) => [w.text, r(w.x0), r(w.y0), r(w.x1), r(w.y1)] as [string, number, number, number, number]),
+  }));
+}
+
+/** Lower-case letters and digits, every other run one space. */
+export const norm = (s: string): string =>
+  s
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+
+/** The page's words in lines: a word joins the line its vertical middle falls in. */
+export function pageLines(p: StoredPage): MLine[] {
+  const words = p.words.map(([text, x0, y0, x1, y1]) => ({ text, x0, y0, x1, y1 })).sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
+  const lines: { y0: number; y1: number; words: MWord[] }[] = [];
+  for (const w of words) {
+    const mid = (w.y0 + w.y1) / 2;
+    const line = lines.find((l) => mid >= l.y0 && mid <= l.y1 && Math.abs(l.y1 - l.y0 - (w.y1 - w.y0)) < 2 * Math.max(l.y1 - l.y0, w.y1 - w.y0));
+    if (line) {
+      line.words.push(w);
+      line.y0 = Math.min(line.y0, w.y0);
+      line.y1 = Math.max(line.y1, w.y1);
+    } else lines.push({ y0: w.y0, y1: w.y1, words: [w] });
+  }
+  lines.sort((a, b) => a.y0 - b.y0);
+  return lines.map((l, index) => ({ page: p.page, index, words: l.words.sort((a, b) => a.x0 - b.x0) }));
+}
+
+export const boxOf = (words: MWord[]): BBox => [Math.min(...words.map((w) => w.x0)), Math.min(...words.map((w) => w.y0)), Math.max(...words.map((w) => w.x1)), Math.max(...words.map((w) => w.y1))];
+
+/** What kind of value a field holds: how its text is read and compared. */
+export type Kind = 'number' | 'date' | 'text';
+
+export const NUMBER_FIELDS: ReadonlySet<string> = new Set(['total', 'subtotal', 'tax', 'amount_due', 'opening_balance', 'closing_balance']);
+export const DATE_FIELDS: ReadonlySet<string> = new Set(['issue_date', 'due_date', 'period_start', 'period_end']);
+
+/** The kind of a field key (`total`, `custom.po_number`), custom ones by their declared type. */
+export function kindOf(key: string, customType?: string): Kind {
+  if (customType) return customType === 'number' || customType === 'amount' ? 'number' : customType === 'date' ? 'date' : 'text';
+  return NUMBER_FIELDS.has(key) ? 'number' : DATE_FIELDS.has(key) ? 'date' : 'text';
+}
+
+/** A number read from a span's text, trying both decimal conventions' usual reading. */
+export function readNumber(text: string): number | null {
+  const n = parseNumber(text.replace(/^[A-Za-z]{1,3}(?=\d)/, '')) ?? parseNumber(text);
+  return n && !n.percent ? n.value : null;
+}
+
+/** A date read from a span's text in `order`, as ISO; only when the text is mostly that date. */
+export function readDate(text: string, order: DateOrder): string | null {
+  const d = findDate(text, order);
+  return d && d.raw.length >= text.replace(/\s+/g, '').length * 0.5 ? d.iso : null;
+}
+
+/** Edit-distance similarity 0–1 of two normalised strings. */
+export function similarity(a: string, b: string): number {
+  if (a === b) return 1;
+  if (!a.length || !b.length) return 0;
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return 1 - prev[b.length]! / Math.max(a.length, b.length);
+}
