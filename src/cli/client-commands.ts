@@ -12,7 +12,7 @@ function remote(cmd: Command): Command {
   return cmd.option('--url <url>', 'the server (default: TABLEMILL_URL, else http://127.0.0.1:8080)').option('--key <key>', 'the API key (default: TABLEMILL_API_KEY)');
 }
 
-/** Registers upload, process, status, results and convert; `exits` records each exit code. */
+/** Registers upload, process, status, results, correct and convert; `exits` records each exit code. */
 export function registerClientCommands(program: Command, exits: <A extends unknown[]>(fn: (...args: A) => Promise<number>) => (...args: A) => Promise<void>): void {
   remote(program.command('upload').description('upload files and folders (recursively) to a batch; safe to re-run (no duplicates)'))
     .argument('<batch>', 'the batch name (created if new)')
@@ -34,6 +34,12 @@ export function registerClientCommands(program: Command, exits: <A extends unkno
     .option('--format <format>', 'json, csv, xlsx, ndjson or zip', 'json')
     .option('--out <file>', 'write to FILE instead of stdout')
     .action(exits(async (batch: string, opts: Opts) => (await import('./results.js')).run(remoteClient(opts), batch, opts as { format: string; out?: string })));
+
+  remote(program.command('correct').description("correct a succeeded document's fields; the correction teaches the vendor's memory"))
+    .argument('<document_id>', 'the document id (doc_…)')
+    .option('--field <name=value>', 'a corrected field (repeatable): total=123.45, issue_date=2026-11-30, custom.po_number=PO-1; empty value: none', (v: string, all: string[] = []) => [...all, v])
+    .option('--clear', "remove the document's corrections")
+    .action(exits(async (id: string, opts: Opts) => (await import('./correct.js')).run(remoteClient(opts), id, opts as { field?: string[]; clear?: boolean })));
 
   remote(program.command('convert').description('upload, process, wait and download in one step'))
     .argument('<path...>', 'files, and folders whose PDF and image files are sent')

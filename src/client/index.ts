@@ -4,7 +4,7 @@
  * in every format; webhooks (set, deliveries, redeliver) and `verifyWebhook`; typed errors that
  * carry the request id. Uses the platform's fetch, FormData and Blob (Node ≥ 20).
  */
-import type { Batch, BatchList, BatchResults, Document, DocumentResult, ProcessResponse, UploadResponse } from '../contract/schemas.js';
+import type { Batch, BatchList, BatchResults, Document, DocumentResult, LineItem, ProcessResponse, UploadResponse } from '../contract/schemas.js';
 import type { BatchCompletedEvent, Delivery, Webhook } from '../contract/webhooks.js';
 import { apiError } from './errors.js';
 import { uploadForm, type UploadSource } from './files.js';
@@ -25,6 +25,31 @@ export type UploadFile = Extract<UploadSource, { data: unknown }>;
 export type BatchResultsPage = BatchResults;
 /** The export formats of the results route (API.md §4a); `json` is the paginated default. */
 export type ExportFormat = 'csv' | 'xlsx' | 'ndjson' | 'zip';
+
+/** A field to find by its labels, per processing run (API.md §4b). */
+export interface CustomField {
+  name: string;
+  labels: string[];
+  type?: 'text' | 'number' | 'date' | 'amount';
+}
+
+/** The body of `PUT /v1/documents/{id}/corrections`: custom fields under `fields.custom`. */
+export interface Correction {
+  fields?: Record<string, string | number | null> & { custom?: Record<string, string | number | null> };
+  line_items?: LineItem[] | null;
+  tables?: { index: number; cells: { row: number; col: number; text: string }[] }[] | null;
+}
+
+/** A vendor memory as listed by `GET /v1/vendors`. */
+export interface Vendor {
+  id: string;
+  name: string;
+  fields: string[];
+  identifiers: string[];
+  size_bytes: number;
+  created_at: string;
+  updated_at: string;
+}
 
 export interface RequestOptions {
   /** Sent as `Idempotency-Key` (uploads and process calls): a retry replays the first answer. */
@@ -72,9 +97,35 @@ export class TablemillClient {
     return this.request('POST', `${batchPath(batchName)}/documents`, await uploadForm(files), opts);
   }
 
-  /** Submits every not-yet-submitted document of the batch. */
-  process(batchName: string, opts: RequestOptions = {}): Promise<ProcessResponse> {
-    return this.request('POST', `${batchPath(batchName)}/process`, undefined, opts);
+  /** Submits every not-yet-submitted document of the batch; `custom_fields` are found besides the built-in fields. */
+  process(batchName: string, opts: RequestOptions & { custom_fields?: CustomField[] } = {}): Promise<ProcessResponse> {
+    const { custom_fields, ...rest } = opts;
+    return this.request('POST', `${batchPath(batchName)}/process`, custom_fields ? { custom_fields } : undefined, rest);
+  }
+
+  /** Corrects a succeeded document's results (merged over earlier corrections); answers the corrected result. */
+  correct(id: string, correction: Correction): Promise<DocumentResult> {
+    return this.request('PUT', `/v1/documents/${encodeURIComponent(id)}/corrections`, correction);
+  }
+
+  /** Removes a document's corrections. */
+  async deleteCorrections(id: string): Promise<void> {
+    await this.request('DELETE', `/v1/documents/${encodeURIComponent(id)}/corrections`);
+  }
+
+  /** What the engine read, without corrections. */
+  extractedResults(id: string): Promise<DocumentResult> {
+    return this.request('GET', `/v1/documents/${encodeURIComponent(id)}/results?view=extracted`);
+  }
+
+  /** What the account's corrections taught about each vendor. */
+  async vendors(): Promise<Vendor[]> {
+    return (await this.request<{ vendors: Vendor[] }>('GET', '/v1/vendors')).vendors;
+  }
+
+  /** Forgets a vendor's memory. */
+  async forgetVendor(id: string): Promise<void> {
+    await this.request('DELETE', `/v1/vendors/${encodeURIComponent(id)}`);
   }
 
   getBatch(batchName: string): Promise<Batch> {

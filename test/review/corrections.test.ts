@@ -2,10 +2,13 @@
  * Corrections over HTTP on a real server with real workers (API.md §4b): stored beside the
  * engine's result, shown in results and every export, `?view=extracted` untouched, 409 for a document that has not succeeded, validated with the error envelope.
  */
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TablemillClient } from '../../src/client/index.js';
+import { BIN, childEnv } from '../e2e/server.js';
 import { call, openReview, processFiles, type ReviewHarness } from './harness.js';
 
 const FIX = new URL('../fixtures/invoices/', import.meta.url).pathname;
@@ -17,6 +20,15 @@ beforeAll(async () => {
   ids = await processFiles(h, h.key, 'fix', ['en-ruled-invoice.pdf', 'de-unruled-invoice.pdf'].map((f) => ({ name: f, bytes: readFileSync(FIX + f) })));
 }, 240_000);
 afterAll(() => h?.close());
+
+/** The CLI in a child process (asynchronously: the server answering it runs in this process). */
+function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env: childEnv({ TABLEMILL_URL: h.url, TABLEMILL_API_KEY: h.key }), timeout: 60_000 }, (err, stdout, stderr) =>
+      resolve({ status: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
+    );
+  });
+}
 
 describe('corrections', () => {
   it('corrects fields, line items and table cells; results, exports and ?view=extracted', async () => {
@@ -89,5 +101,24 @@ describe('corrections', () => {
     expect((await call(h, h.key, 'DELETE', `/v1/documents/${id}/corrections`)).status).toBe(204);
     const res = (await call(h, h.key, 'GET', `/v1/documents/${id}/results`)).json;
     expect(res.fields.total?.corrected ?? false).toBe(false);
+  });
+
+  it('the SDK and `tablemill correct` correct a document', async () => {
+    const id = ids.get('de-unruled-invoice.pdf')!;
+    const client = new TablemillClient(h.url, h.key);
+    const r = await client.correct(id, { fields: { payment_terms: 'Sofort', custom: { cost_centre: 'K-12' } } });
+    expect(r.fields!.payment_terms).toMatchObject({ value: 'Sofort', corrected: true, source: 'correction' });
+    expect((r.fields as any).custom.cost_centre.value).toBe('K-12');
+    const cli = await run(['correct', id, '--field', 'total=123.45', '--field', 'order_number=']);
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(JSON.parse(cli.stdout).total).toMatchObject({ value: 123.45, corrected: true });
+    const now = await client.documentResults(id);
+    expect(now.fields!.total!.value).toBe(123.45);
+    expect(now.fields!.order_number).toBeNull();
+    expect(now.fields!.payment_terms!.value).toBe('Sofort');
+    expect((await client.extractedResults(id)).fields!.total!.corrected).toBe(false);
+    const bad = await run(['correct', id, '--field', 'total']);
+    expect(bad.status).toBe(2);
+    await client.deleteCorrections(id);
   });
 });
