@@ -14,7 +14,7 @@ export function parseFieldFlags(pairs: string[]): NonNullable<Correction['fields
     const name = pair.slice(0, eq).trim();
     const raw = pair.slice(eq + 1);
     const value = raw === '' ? null : raw;
-    if (name.startsWith('custom.')) (fields.custom ??= {})[name.slice(7)] = value;
+    if (name.startsWith('custom.')) ((fields.custom ??= {}) as Record<string, string | null>)[name.slice(7)] = value;
     else fields[name] = value;
   }
   return fields;

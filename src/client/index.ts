@@ -35,7 +35,7 @@ export interface CustomField {
 
 /** The body of `PUT /v1/documents/{id}/corrections`: custom fields under `fields.custom`. */
 export interface Correction {
-  fields?: Record<string, string | number | null> & { custom?: Record<string, string | number | null> };
+  fields?: { [name: string]: string | number | null | undefined | Record<string, string | number | null>; custom?: Record<string, string | number | null> };
   line_items?: LineItem[] | null;
   tables?: { index: number; cells: { row: number; col: number; text: string }[] }[] | null;
 }
