@@ -5,6 +5,7 @@ import type { StatusCounts } from '../../domain/batch.js';
 import { newId } from '../../domain/names.js';
 import { LocalBlobStore } from '../../blobs/local.js';
 import type { BlobStore } from '../../blobs/types.js';
+import { WalSync } from './wal-sync.js';
 import { LocalChanges, nextEvent } from '../changes.js';
 import { toClaimed } from '../rows.js';
 import { batchPages, deletion, deltas, isFirstClaim, perBatch, resultPages, writesCompletedEvent } from '../rules.js';
@@ -48,6 +49,7 @@ export class SqliteStore implements Store {
   readonly blobs: BlobStore;
   readonly changes: LocalChanges;
   private readonly work: EventEmitter;
+  private readonly walSync: WalSync;
 
   /**
    * The database file at `path`; uploads in `blobs` (an object store) or else in `blobDir`
@@ -58,6 +60,7 @@ export class SqliteStore implements Store {
     opts: { blobDir?: string; blobs?: BlobStore } = {},
   ) {
     this.db = openDatabase(path);
+    this.walSync = new WalSync(path);
     const signals = signalsFor(resolve(path));
     this.work = signals.work;
     // data_version moves when another connection commits: a process that shares the file
@@ -154,7 +157,9 @@ export class SqliteStore implements Store {
   }
 
   async insertDocuments(accountId: string, batchName: string, docs: NewDocument[], now: number): Promise<{ batch: BatchRow; documents: DocumentRow[] }> {
-    return this.write(
+    // Committed without an fsync, then made durable by a WAL fsync shared with concurrent
+    // uploads (`WalSync`): the caller's 201 still follows the rows reaching the disk.
+    const out = this.write(
       () => {
         let batch = batches.selectLiveBatch(this.db, accountId, batchName) ?? batches.insertBatch(this.db, { id: newId('bat'), account_id: accountId, name: batchName, created_at: now });
         for (const d of docs) documents.insertUploaded(this.db, accountId, batch.id, d, now);
@@ -177,8 +182,9 @@ export class SqliteStore implements Store {
         return { batch, documents: rows };
       },
       (out) => out.documents.length > 0,
-      { durable: true },
     );
+    await this.walSync.sync();
+    return out;
   }
 
   async submitBatch(accountId: string, batchName: string, now: number, opts: SubmitOptions = {}): Promise<{ submitted: number; batch: BatchRow } | null> {
