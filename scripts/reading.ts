@@ -1,5 +1,5 @@
 /**
- * `npm run reading [-- --engines=text,program,best,auto,paddle,vote] [--pages=N] [--cache=DIR]`:
+ * `npm run reading [-- --engines=text,program,best,auto,paddle,vote] [--pages=N] [--cache=DIR [--cached]]`:
  * the reading measure. For each engine, the share of ground-truth table cells (ICDAR 2013 eu,
  * `-str.xml`) whose words all appear among the words read on the cell's page, the page rendered
  * at 200 dpi by pdftoppm. It measures reading alone, not layout: a relation needs both its cells
@@ -143,10 +143,13 @@ async function main(args: string[]): Promise<void> {
   const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const engines = (flag('engines') ?? 'text,program,auto').split(',').filter(Boolean);
   const cache = flag('cache');
+  // --cached: only the pages every engine has in the cache (figures in seconds, from earlier runs).
+  const cachedOnly = args.includes('--cached');
   if (!existsSync(ICDAR_DIR)) throw new Error(`the reading measure needs the ICDAR data at ${ICDAR_DIR}`);
   const docs = readdirSync(ICDAR_DIR).filter((f) => f.endsWith('-str.xml')).map((f) => f.slice(0, -'-str.xml'.length)).sort();
   const all = docs.flatMap(groundTruth);
-  const pages = spread(all, Number(flag('pages')) || all.length);
+  let pages = spread(all, Number(flag('pages')) || all.length);
+  if (cachedOnly && cache) pages = pages.filter((p) => engines.every((e) => existsSync(join(cache, e, `${p.doc}-${p.page}.json`))));
   const work = mkdtempSync(join(tmpdir(), 'tablemill-reading-'));
   const totals = new Map<string, { cells: number; read: number; ms: number[] }>(engines.map((e) => [e, { cells: 0, read: 0, ms: [] }]));
   // A cell counts for "any" when some engine of the run read all its words.
