@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'web/vendor/**', 'bench/.cache/**', '.tmp/**', 'native/build/**', 'dist/**'] },
+  { ignores: ['node_modules/**', 'data/**', 'web/vendor/**', 'bench/.cache/**', '.tmp/**', 'native/build/**', 'dist/**', 'packages/*/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -26,7 +26,20 @@ export default tseslint.config(
   ...layer('src/webhooks/**/*.ts', 'The webhooks are a service below the API.', ['api', 'worker', 'client', 'cli', 'server', 'extract']),
   ...layer('src/worker/**/*.ts', 'Workers run the engine on the store; they never import the API.', ['api', 'webhooks', 'client', 'cli', 'server']),
   ...layer('src/metrics/**/*.ts', 'Metrics import only the domain.', ['api', 'store', 'worker', 'blobs', 'webhooks', 'contract', 'client', 'cli', 'extract', 'server', 'config']),
-  ...layer('src/client/**/*.ts', 'The SDK imports the contract only (and only its types).', ['*'], ['contract']),
+  // The SDK (packages/client, `@tablemill/client`) is a package of its own: only the CLI uses it.
+  ...layer('src/api/**/*.ts', 'The API serves the SDK\'s built files to the web app, never imports it.', ['client', 'cli']),
+  {
+    files: ['packages/client/src/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: '^(?!node:|\\./)', message: 'The SDK depends on nothing but Node: no packages, nothing outside packages/client/src.' }] }] },
+  },
+  // Its browser entry (core.ts) and what it imports run in any runtime with fetch: no Node at all.
+  {
+    files: ['packages/client/src/{core,errors,wait,types}.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./)', message: 'The browser entry of the SDK imports only its own modules (Node-only code goes in index.ts, files.ts, verify.ts).' }] }],
+      'no-restricted-globals': ['error', { name: 'Buffer', message: 'Not in browsers: use Uint8Array.' }, { name: 'process', message: 'Not in browsers.' }],
+    },
+  },
 );
 
 /**
@@ -37,8 +50,9 @@ function layer(files, why, banned, typesOnly = []) {
   const room = files.split('/')[1];
   const rooms = ['api', 'store', 'worker', 'blobs', 'webhooks', 'contract', 'client', 'cli', 'extract', 'domain', 'server', 'config', 'metrics'];
   const names = (list) => (list.includes('*') ? rooms.filter((r) => r !== room && !typesOnly.includes(r)) : list);
-  // Rooms are folders of src/, except config.ts and server.ts at its root.
-  const group = (r) => (r === 'config' || r === 'server' ? ['../', '../../', '../../../'].map((up) => `${up}${r}.js`) : [`**/${r}/**`]);
+  // Rooms are folders of src/, except config.ts and server.ts at its root, and the SDK, the
+  // workspace package `@tablemill/client`.
+  const group = (r) => (r === 'config' || r === 'server' ? ['../', '../../', '../../../'].map((up) => `${up}${r}.js`) : r === 'client' ? ['@tablemill/client', '@tablemill/client/*'] : [`**/${r}/**`]);
   const patterns = names(banned).map((r) => ({ group: group(r), message: `${why} (${room} must not import ${r})` }));
   const typePatterns = typesOnly.map((r) => ({ group: group(r), allowTypeImports: true, message: `${why} (${room} imports only the types of ${r})` }));
   return [{ files: [files], rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...patterns, ...typePatterns] }] } }];

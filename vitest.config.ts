@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     // Tests spawn bin/tablemill, which runs the compiled dist/.
     globalSetup: ['test/build-setup.ts'],
     testTimeout: 60_000,

@@ -1,6 +1,7 @@
 /**
- * vitest globalSetup: the tests that spawn `bin/tablemill` run the compiled dist/, so it is
- * rebuilt first whenever a file under src/ is newer than the last build.
+ * vitest globalSetup: the tests that spawn `bin/tablemill` run the compiled dist/ (and the
+ * SDK's packages/client/dist/ it imports), so both are rebuilt first whenever a file under src/
+ * or packages/client/src/ is newer than the last build.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -26,6 +27,7 @@ function builtAt(): number {
 }
 
 export default function setup(): void {
-  if (builtAt() >= newestMtime(join(ROOT, 'src'))) return;
+  const newest = Math.max(newestMtime(join(ROOT, 'src')), newestMtime(join(ROOT, 'packages/client/src')));
+  if (builtAt() >= newest) return;
   execFileSync(process.execPath, [join(ROOT, 'scripts/build.js')], { stdio: 'inherit' });
 }

@@ -1,6 +1,6 @@
 /**
  * The client commands (API.md §8): they talk to a running server through the SDK
- * (`src/client/`), with the server from --url / TABLEMILL_URL and the key from --key /
+ * (`@tablemill/client`, packages/client/), with the server from --url / TABLEMILL_URL and the key from --key /
  * TABLEMILL_API_KEY.
  */
 import type { Command } from 'commander';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import type { TablemillClient } from '../client/index.js';
+import type { TablemillClient } from '@tablemill/client';
 import { EXIT, UsageError } from './exit.js';
 import { note } from './progress.js';
 import { download, FORMATS, type Format } from './results.js';

@@ -2,7 +2,7 @@
  * `tablemill correct DOC_ID --field total=123.45 [--field custom.po_number=PO-1] [--clear]`: corrects
  * a document's fields through the API (API.md §4b) and prints the corrected result's fields.
  */
-import type { Correction, TablemillClient } from '../client/index.js';
+import type { Correction, TablemillClient } from '@tablemill/client';
 import { EXIT, UsageError } from './exit.js';
 
 /** `name=value` pairs; an empty value means "the document has none" (null). */

@@ -6,7 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { createRequire } from 'node:module';
 import { ConfigError } from '../config.js';
-import { TablemillApiError } from '../client/index.js';
+import { TablemillApiError } from '@tablemill/client';
 import { registerClientCommands } from './client-commands.js';
 import { addConfigOptions, configFlags } from './config-options.js';
 import { EXIT, EXIT_HELP, UsageError } from './exit.js';

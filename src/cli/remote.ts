@@ -3,7 +3,7 @@
  * and `--key` / TABLEMILL_API_KEY, read here once (the client side's counterpart of config.ts).
  */
 import { ConfigError } from '../config.js';
-import { TablemillClient } from '../client/index.js';
+import { TablemillClient } from '@tablemill/client';
 
 export interface RemoteFlags {
   url?: string;

@@ -4,7 +4,7 @@
  * the other formats are the server's exports (API.md §4a), byte for byte.
  */
 import { writeFile } from 'node:fs/promises';
-import type { BatchResults, ExportFormat, TablemillClient } from '../client/index.js';
+import type { BatchResults, ExportFormat, TablemillClient } from '@tablemill/client';
 import { UsageError } from './exit.js';
 
 export const FORMATS = ['json', 'csv', 'xlsx', 'ndjson', 'zip'] as const;

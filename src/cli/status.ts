@@ -3,7 +3,7 @@
  * long-polled (`waitUntilDone`: `?wait`, Retry-After honoured) with a progress bar on stderr
  * until `all_done`; stdout gets the batch's JSON either way.
  */
-import type { Batch, TablemillClient } from '../client/index.js';
+import type { Batch, TablemillClient } from '@tablemill/client';
 import { note, progressBar } from './progress.js';
 
 const finished = (b: Batch) => b.counts.succeeded + b.counts.failed + b.counts.canceled;

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
-import { TablemillApiError, type Document, type TablemillClient } from '../client/index.js';
+import { TablemillApiError, type Document, type TablemillClient } from '@tablemill/client';
 import { collectFiles, type LocalFile } from './collect.js';
 import { UsageError } from './exit.js';
 import { formatBytes, note, progressBar } from './progress.js';

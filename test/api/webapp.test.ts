@@ -53,9 +53,12 @@ describe('web app files', () => {
       }
     }
     expect([...seen].filter((p) => p.startsWith('unmapped:'))).toEqual([]);
-    for (const name of ['/app/vendor/preact.mjs', '/app/vendor/preact-hooks.mjs', '/app/vendor/htm.mjs', '/app/vendor/tablemill-errors.js', '/app/sign-in.js', '/app/document-view.js']) {
+    for (const name of ['/app/vendor/preact.mjs', '/app/vendor/preact-hooks.mjs', '/app/vendor/htm.mjs', '/app/vendor/tablemill-client/core.js', '/app/vendor/tablemill-client/wait.js', '/app/sign-in.js', '/app/document-view.js']) {
       expect(seen.has(name), name).toBe(true);
     }
+    // The SDK's browser entry is the built package's file, and its Node-only modules are not served.
+    expect((await get('/app/vendor/tablemill-client/core.js')).body).toBe(readFileSync(fileURLToPath(import.meta.resolve('@tablemill/client/core')), 'utf8'));
+    for (const nodeOnly of ['index.js', 'files.js', 'verify.js']) expect((await get(`/app/vendor/tablemill-client/${nodeOnly}`)).statusCode, nodeOnly).toBe(404);
     // The vendored Preact is node_modules' file byte for byte.
     const preact = await get('/app/vendor/preact.mjs');
     expect(preact.body).toBe(readFileSync(fileURLToPath(import.meta.resolve('preact')), 'utf8'));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3BlobStore } from '../../src/blobs/s3.js';
 import { BlobNotFoundError, BlobTooLargeError, BlobUnavailableError } from '../../src/blobs/types.js';
 import { loadConfig } from '../../src/config.js';
-import { TablemillClient } from '../../src/client/index.js';
+import { TablemillClient } from '@tablemill/client';
 import { createKeyCli, serve, tempDataDir, type ServeProcess } from '../e2e/server.js';
 import { startS3rver, type S3Server } from './s3rver.js';
 

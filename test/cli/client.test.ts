@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TablemillClient } from '../../src/client/index.js';
+import { TablemillClient } from '@tablemill/client';
 import { findDate } from '../../src/extract/locale/dates.js';
 import { isNumeric } from '../../src/extract/locale/numbers.js';
 import { icdarPdf } from '../e2e/fixtures.js';

@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TablemillClient } from '../../src/client/index.js';
+import { TablemillClient } from '@tablemill/client';
 import { icdarPdf } from '../e2e/fixtures.js';
 import { BIN, childEnv, createKeyCli, serve, tempDataDir } from '../e2e/server.js';
 

@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { TablemillClient } from '../../src/client/index.js';
+import { TablemillClient } from '@tablemill/client';
 import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/index.js';
 import { hashApiKey } from '../../src/api/auth.js';

@@ -2,7 +2,7 @@
 // mid-extraction is handed to the next process once its lease runs out.
 import { afterAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/api/auth.js';
-import { TablemillClient } from '../../src/client/index.js';
+import { TablemillClient } from '@tablemill/client';
 import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/index.js';
 import { icdarPdf, scannedPdf } from './fixtures.js';

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { dirname, join } from 'node:path';
 import { hashApiKey as hash } from '../../src/api/auth.js';
-import { TablemillClient, TablemillApiError } from '../../src/client/index.js';
+import { TablemillClient, TablemillApiError } from '@tablemill/client';
 import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/index.js';
 import { compressionBombPdf, imageBombPdf } from '../bombs.js';

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TablemillApiError, TablemillClient, type BatchView, type DocumentView } from '../../src/client/index.js';
+import { TablemillApiError, TablemillClient, type BatchView, type DocumentView } from '@tablemill/client';
 import { ICDAR_DIR, icdarPdf, notADocument } from './fixtures.js';
 import { createKeyCli, extractCli, serve, tempDataDir, type ServeProcess } from './server.js';
 

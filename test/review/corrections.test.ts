@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TablemillClient } from '../../src/client/index.js';
+import { TablemillClient } from '@tablemill/client';
 import { BIN, childEnv } from '../e2e/server.js';
 import { call, openReview, processFiles, type ReviewHarness } from './harness.js';
 

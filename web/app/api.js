@@ -1,53 +1,18 @@
-// The app's calls to the API: JSON requests, long-poll with ETags, uploads with progress,
-// downloads and page images. Errors are the SDK's `TablemillApiError`, read from the envelope.
-import { TablemillApiError, apiError } from 'tablemill/client/errors';
+// The app's calls to the API: the SDK's browser entry (`@tablemill/client/core`, served from the
+// built package), plus what only a page needs: uploads with progress (XMLHttpRequest: fetch
+// reports no upload progress), saving a download and page images as object URLs.
+import { TablemillApiError, TablemillClient } from '@tablemill/client/core';
 
-const enc = encodeURIComponent;
-const batchPath = (name) => `/v1/batches/${enc(name)}`;
+const batchPath = (name) => `/v1/batches/${encodeURIComponent(name)}`;
+
+// The browser's HTTP cache must not answer a status or results read with an older copy.
+const noStore = (input, init) => fetch(input, { ...init, cache: 'no-store' });
 
 /** The API of this server, with one key. */
-export class AppApi {
+export class AppApi extends TablemillClient {
   constructor(key) {
+    super(location.origin, key, { fetch: noStore });
     this.key = key;
-  }
-
-  /** A JSON request; non-2xx answers throw `TablemillApiError`. */
-  async request(method, path, body) {
-    const headers = this.auth(body ? { 'content-type': 'application/json' } : {});
-    const res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined, cache: 'no-store' });
-    if (!res.ok) throw await apiError(res);
-    const text = await res.text();
-    return text ? JSON.parse(text) : undefined;
-  }
-
-  listBatches({ limit, cursor } = {}) {
-    const q = new URLSearchParams({ limit: String(limit ?? 50), ...(cursor ? { cursor } : {}) });
-    return this.request('GET', `/v1/batches?${q}`);
-  }
-
-  resultsPage(name, { limit, cursor } = {}) {
-    const q = new URLSearchParams({ limit: String(limit ?? 100), ...(cursor ? { cursor } : {}) });
-    return this.request('GET', `${batchPath(name)}/results?${q}`);
-  }
-
-  process(name) {
-    return this.request('POST', `${batchPath(name)}/process`);
-  }
-
-  deleteBatch(name) {
-    return this.request('DELETE', batchPath(name));
-  }
-
-  documentResults(id) {
-    return this.request('GET', `/v1/documents/${enc(id)}/results`);
-  }
-
-  deleteDocument(id) {
-    return this.request('DELETE', `/v1/documents/${enc(id)}`);
-  }
-
-  auth(extra = {}) {
-    return { authorization: `Bearer ${this.key}`, ...extra };
   }
 
   /**
@@ -56,11 +21,8 @@ export class AppApi {
    * `changed` is false).
    */
   async watch(path, etag, wait, signal) {
-    const headers = this.auth(etag ? { 'if-none-match': etag } : {});
-    const res = await fetch(`${path}?wait=${wait}`, { headers, signal, cache: 'no-store' });
-    if (res.status === 304) return { changed: false, etag };
-    if (!res.ok) throw await apiError(res);
-    return { changed: true, etag: res.headers.get('etag'), body: await res.json() };
+    const r = await this.poll(path, etag, wait, signal);
+    return r.body === null ? { changed: false, etag } : { changed: true, etag: r.etag, body: r.body };
   }
 
   /** Uploads one file, calling `onProgress(fraction)` as its bytes go out. */
@@ -86,8 +48,7 @@ export class AppApi {
 
   /** Fetches `path` and saves it as `filename` through the browser's download. */
   async download(path, filename) {
-    const res = await fetch(path, { headers: this.auth() });
-    if (!res.ok) throw await apiError(res);
+    const res = await this.fetch('GET', path);
     const url = URL.createObjectURL(await res.blob());
     const a = document.createElement('a');
     a.href = url;
@@ -98,24 +59,10 @@ export class AppApi {
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
   }
 
-  /** Page `n` of a document as an object URL, with the page's size in the units of the result boxes. */
-  async pageImage(id, n, width) {
-    const res = await fetch(`/v1/documents/${enc(id)}/pages/${n}.png?width=${width}`, { headers: this.auth() });
-    if (!res.ok) throw await apiError(res);
-    return {
-      url: URL.createObjectURL(await res.blob()),
-      pageWidth: Number(res.headers.get('x-page-width')),
-      pageHeight: Number(res.headers.get('x-page-height')),
-      pageCount: Number(res.headers.get('x-page-count')),
-    };
-  }
-
-  setWebhook(name, url, secret) {
-    return this.request('PUT', `${batchPath(name)}/webhook`, secret ? { url, secret } : { url });
-  }
-
-  removeWebhook(name) {
-    return this.request('DELETE', `${batchPath(name)}/webhook`);
+  /** Page `n` of a document as an object URL (revoke it when done), with the page's size in the units of the result boxes. */
+  async pageUrl(id, n, width) {
+    const img = await this.pageImage(id, n, { width });
+    return { url: URL.createObjectURL(img.png), pageWidth: img.pageWidth, pageHeight: img.pageHeight, pageCount: img.pageCount };
   }
 }
 

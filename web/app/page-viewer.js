@@ -18,7 +18,7 @@ export function PageViewer({ api, doc, tables }) {
     let live = true;
     setImage(null);
     setError(null);
-    api.pageImage(doc.id, page, IMAGE_WIDTH).then(
+    api.pageUrl(doc.id, page, IMAGE_WIDTH).then(
       (img) => {
         url = img.url;
         if (live) setImage(img);

@@ -25,13 +25,13 @@ export function WebhookForm({ api, name, url: current, onChange }) {
   const save = (e) => {
     e.preventDefault();
     void run(async () => {
-      const hook = await api.setWebhook(name, url.trim(), secret.trim() || undefined);
+      const hook = await api.setWebhook(name, secret.trim() ? { url: url.trim(), secret: secret.trim() } : { url: url.trim() });
       setShown(hook.secret);
       setSecret('');
     });
   };
   const remove = () => run(async () => {
-    await api.removeWebhook(name);
+    await api.deleteWebhook(name);
     setUrl('');
     setShown(null);
   });

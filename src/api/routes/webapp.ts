@@ -1,6 +1,6 @@
 /**
  * The web app of API.md §9 at `/`: `web/app/index.html` and the app's own modules under `/app/`,
- * with Preact, its hooks, htm and the SDK's errors served under `/app/vendor/` (no bundler, no CDN, works
+ * with Preact, its hooks, htm and the SDK's browser entry served under `/app/vendor/` (no bundler, no CDN, works
  * offline). Every file is read once at start into memory; only those names are served,
  * so no request path ever reaches the file system.
  */
@@ -15,16 +15,32 @@ const APP_DIR = new URL('../../../web/app/', import.meta.url);
 
 /**
  * The bare module names the app imports, the files that serve them, and where those are: Preact,
- * its hooks, htm, and the SDK's errors module (`src/client/errors.ts`, compiled to dist/ by
- * `npm run build`; the rest of the SDK reads files and signs with node: modules, so the app
- * makes its own calls and shares only the error type and the envelope parsing).
+ * its hooks and htm, and the SDK's browser entry `@tablemill/client/core` (packages/client,
+ * built by `npm run build`), whose own imports are served beside it (sdkModules).
  */
 const VENDOR: Record<string, { file: string; url: () => URL }> = {
   preact: { file: 'preact.mjs', url: () => new URL(import.meta.resolve('preact')) },
   'preact/hooks': { file: 'preact-hooks.mjs', url: () => new URL(import.meta.resolve('preact/hooks')) },
   htm: { file: 'htm.mjs', url: () => new URL(import.meta.resolve('htm')) },
-  'tablemill/client/errors': { file: 'tablemill-errors.js', url: () => new URL('./errors.js', import.meta.resolve('tablemill/client')) },
+  '@tablemill/client/core': { file: 'tablemill-client/core.js', url: () => new URL(import.meta.resolve('@tablemill/client/core')) },
 };
+
+/**
+ * The SDK's browser entry and the modules it imports, transitively (relative imports only: the
+ * entry imports nothing else), by file name; the Node-only modules are not among them.
+ */
+function sdkModules(entry: URL): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const visit = (url: URL) => {
+    const name = url.pathname.split('/').at(-1)!;
+    if (out.has(name)) return;
+    const body = readFileSync(fileURLToPath(url));
+    out.set(name, body);
+    for (const m of body.toString('utf8').matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+'(\.\/[\w.-]+\.js)'/gm)) visit(new URL(m[1], url));
+  };
+  visit(entry);
+  return out;
+}
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -44,7 +60,7 @@ function file(body: Buffer, name: string): StaticFile {
   return { body, type: TYPES[extname(name)] ?? 'application/octet-stream', etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
 }
 
-/** The import map that lets the app's modules import `preact`, `preact/hooks` and `htm` by name. */
+/** The import map that lets the app's modules import `preact`, `preact/hooks`, `htm` and the SDK by name. */
 export const IMPORT_MAP = JSON.stringify({ imports: Object.fromEntries(Object.entries(VENDOR).map(([name, v]) => [name, `/app/vendor/${v.file}`])) });
 
 /**
@@ -74,6 +90,7 @@ function loadFiles(): Map<string, StaticFile> {
     files.set(`/app/${name}`, file(readFileSync(new URL(name, APP_DIR)), name));
   }
   for (const v of Object.values(VENDOR)) files.set(`/app/vendor/${v.file}`, file(readFileSync(fileURLToPath(v.url())), v.file));
+  for (const [name, body] of sdkModules(VENDOR['@tablemill/client/core'].url())) files.set(`/app/vendor/tablemill-client/${name}`, file(body, name));
   const html = readFileSync(new URL('index.html', APP_DIR), 'utf8').replace('{{IMPORT_MAP}}', IMPORT_MAP);
   files.set('/', file(Buffer.from(html), 'index.html'));
   return files;

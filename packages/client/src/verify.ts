@@ -3,7 +3,7 @@
  * (API.md §7) and returns the parsed event, or throws. Receivers should dedupe on `webhook-id`.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { BatchCompletedEvent } from '../contract/webhooks.js';
+import type { BatchCompletedEvent } from './types.js';
 
 /** The signature did not verify, or the timestamp is outside the tolerance. */
 export class WebhookVerificationError extends Error {

@@ -1,23 +1,22 @@
 /**
- * The TypeScript SDK of the v1 API (`tablemill/client`): upload from paths, bytes, Blobs and
- * streams; process; status and `waitUntilDone` (long-poll, never trips the rate limit); results
- * in every format; webhooks (set, deliveries, redeliver) and `verifyWebhook`; typed errors that
- * carry the request id. Uses the platform's fetch, FormData and Blob (Node ≥ 20).
+ * The client of the v1 API for any runtime with fetch, FormData and Blob (browsers, Node ≥ 20,
+ * Deno, workers): `@tablemill/client/core`. Upload from bytes, Blobs and web streams; process;
+ * status and `waitUntilDone` (long-poll, never trips the rate limit); results in every format;
+ * page images; webhooks; typed errors that carry the request id. The Node entry
+ * (`@tablemill/client`, index.ts) adds uploads from paths and Node streams and `verifyWebhook`.
  */
-import type { Batch, BatchList, BatchResults, Document, DocumentResult, LineItem, ProcessResponse, UploadResponse } from '../contract/schemas.js';
-import type { BatchCompletedEvent, Delivery, Webhook } from '../contract/webhooks.js';
 import { apiError } from './errors.js';
-import { uploadForm, type UploadSource } from './files.js';
+import type { Batch, BatchList, BatchResults, Delivery, Document, DocumentResult, LineItem, ProcessResponse, UploadResponse, Webhook } from './types.js';
 import { waitForBatch, type WaitOptions } from './wait.js';
 
-export type { Batch, BatchCompletedEvent, BatchList, BatchResults, Delivery, Document, DocumentResult, ProcessResponse, UploadResponse, Webhook };
-export type { LineItem, Table, Totals } from '../contract/schemas.js';
-/** The view names of the server's row mappers, for the same shapes. */
-export type { Batch as BatchView, Document as DocumentView, DocumentResult as DocumentResultView };
-export { TablemillApiError, TablemillTimeoutError } from './errors.js';
-export { verifyWebhook, WebhookVerificationError } from './verify.js';
-export type { UploadSource } from './files.js';
+export type * from './types.js';
+export { TablemillApiError, TablemillTimeoutError, apiError } from './errors.js';
 export type { WaitOptions } from './wait.js';
+
+/** What `upload` accepts here: bytes, a Blob or a web stream, each with a filename. */
+export type UploadSource =
+  | { filename: string; data: Uint8Array | Blob; contentType?: string }
+  | { filename: string; stream: ReadableStream<Uint8Array>; contentType?: string };
 
 /** `{filename, data}`: the in-memory form of an upload source. */
 export type UploadFile = Extract<UploadSource, { data: unknown }>;
@@ -57,20 +56,39 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+export interface ClientOptions {
+  /** The fetch to use (default: the global one at call time), e.g. one that adds `cache: 'no-store'`. */
+  fetch?: typeof fetch;
+}
+
+/** A page rendered by the server for viewers, with its size in the units of the result boxes. */
+export interface PageImage {
+  png: Blob;
+  /** The page's width and height in the units of every `bbox` of the results. */
+  pageWidth: number;
+  pageHeight: number;
+  pageCount: number;
+}
+
 const batchPath = (name: string) => `/v1/batches/${encodeURIComponent(name)}`;
+const documentPath = (id: string) => `/v1/documents/${encodeURIComponent(id)}`;
 
 /** A client bound to one server and one API key. */
 export class TablemillClient {
-  private readonly base: string;
+  protected readonly base: string;
+  private readonly fetchImpl: typeof fetch;
 
   constructor(
     baseUrl: string,
     private readonly apiKey: string,
+    options: ClientOptions = {},
   ) {
     this.base = baseUrl.replace(/\/+$/, '');
+    // Looked up at call time, so a fetch replaced after construction (tests, polyfills) is used.
+    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
-  /** The raw response of any request; non-2xx answers throw `TablemillApiError`. */
+  /** The raw response of any request; non-2xx answers (other than those in `ok`) throw `TablemillApiError`. */
   async fetch(method: string, path: string, init: { body?: FormData | object; headers?: Record<string, string>; signal?: AbortSignal; ok?: number[] } = {}): Promise<Response> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.apiKey}`, ...init.headers };
     let body: FormData | string | undefined;
@@ -79,7 +97,7 @@ export class TablemillClient {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(init.body);
     }
-    const res = await fetch(`${this.base}${path}`, { method, headers, body, signal: init.signal });
+    const res = await this.fetchImpl(`${this.base}${path}`, { method, headers, body, signal: init.signal });
     if (!res.ok && !init.ok?.includes(res.status)) throw await apiError(res);
     return res;
   }
@@ -94,7 +112,18 @@ export class TablemillClient {
 
   /** Uploads files into a batch (created if needed); does not start processing. */
   async upload(batchName: string, files: UploadSource[], opts: RequestOptions = {}): Promise<UploadResponse> {
-    return this.request('POST', `${batchPath(batchName)}/documents`, await uploadForm(files), opts);
+    const form = new FormData();
+    for (const src of files) {
+      const type = src.contentType ?? 'application/octet-stream';
+      const blob = 'stream' in src ? new Blob([await new Response(src.stream).arrayBuffer()], { type }) : src.data instanceof Blob ? src.data : new Blob([src.data], { type });
+      form.append('file', blob, src.filename);
+    }
+    return this.uploadForm(batchName, form, opts);
+  }
+
+  /** Sends a ready multipart body (parts named `file`, API.md §3) to the upload route. */
+  uploadForm(batchName: string, form: FormData, opts: RequestOptions = {}): Promise<UploadResponse> {
+    return this.request('POST', `${batchPath(batchName)}/documents`, form, opts);
   }
 
   /** Submits every not-yet-submitted document of the batch; `custom_fields` are found besides the built-in fields. */
@@ -105,17 +134,17 @@ export class TablemillClient {
 
   /** Corrects a succeeded document's results (merged over earlier corrections); answers the corrected result. */
   correct(id: string, correction: Correction): Promise<DocumentResult> {
-    return this.request('PUT', `/v1/documents/${encodeURIComponent(id)}/corrections`, correction);
+    return this.request('PUT', `${documentPath(id)}/corrections`, correction);
   }
 
   /** Removes a document's corrections. */
   async deleteCorrections(id: string): Promise<void> {
-    await this.request('DELETE', `/v1/documents/${encodeURIComponent(id)}/corrections`);
+    await this.request('DELETE', `${documentPath(id)}/corrections`);
   }
 
   /** What the engine read, without corrections. */
   extractedResults(id: string): Promise<DocumentResult> {
-    return this.request('GET', `/v1/documents/${encodeURIComponent(id)}/results?view=extracted`);
+    return this.request('GET', `${documentPath(id)}/results?view=extracted`);
   }
 
   /** What the account's corrections taught about each vendor. */
@@ -141,21 +170,28 @@ export class TablemillClient {
   }
 
   getDocument(id: string): Promise<Document> {
-    return this.request('GET', `/v1/documents/${encodeURIComponent(id)}`);
+    return this.request('GET', documentPath(id));
   }
 
   documentResults(id: string): Promise<DocumentResult> {
-    return this.request('GET', `/v1/documents/${encodeURIComponent(id)}/results`);
+    return this.request('GET', `${documentPath(id)}/results`);
   }
 
   deleteDocument(id: string): Promise<Document | undefined> {
-    return this.request('DELETE', `/v1/documents/${encodeURIComponent(id)}`);
+    return this.request('DELETE', documentPath(id));
   }
 
   /** The original bytes of a document. */
-  async documentFile(id: string): Promise<{ bytes: Buffer; contentType: string | null; disposition: string | null }> {
-    const res = await this.fetch('GET', `/v1/documents/${encodeURIComponent(id)}/file`);
-    return { bytes: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type'), disposition: res.headers.get('content-disposition') };
+  async documentFile(id: string): Promise<{ bytes: Uint8Array; contentType: string | null; disposition: string | null }> {
+    const res = await this.fetch('GET', `${documentPath(id)}/file`);
+    return { bytes: new Uint8Array(await res.arrayBuffer()), contentType: res.headers.get('content-type'), disposition: res.headers.get('content-disposition') };
+  }
+
+  /** Page `page` (1-based) of a document as a PNG `width` pixels wide (64–2400; server default 1200). */
+  async pageImage(id: string, page: number, opts: { width?: number; signal?: AbortSignal } = {}): Promise<PageImage> {
+    const res = await this.fetch('GET', `${documentPath(id)}/pages/${page}.png${query({ width: opts.width })}`, { signal: opts.signal });
+    const n = (h: string) => Number(res.headers.get(h));
+    return { png: await res.blob(), pageWidth: n('x-page-width'), pageHeight: n('x-page-height'), pageCount: n('x-page-count') };
   }
 
   /** One page of a batch's results. */
@@ -175,17 +211,36 @@ export class TablemillClient {
     return out;
   }
 
+  /** The whole batch exported as `csv`, `xlsx`, `ndjson` or `zip` (API.md §4a), as a response to read or stream. */
+  exportResponse(batchName: string, format: ExportFormat): Promise<Response> {
+    return this.fetch('GET', `${batchPath(batchName)}/results?format=${format}`);
+  }
+
   /** The whole batch exported as `csv`, `xlsx`, `ndjson` or `zip` (API.md §4a), as bytes. */
-  async export(batchName: string, format: ExportFormat): Promise<Buffer> {
-    const res = await this.fetch('GET', `${batchPath(batchName)}/results?format=${format}`);
-    return Buffer.from(await res.arrayBuffer());
+  async export(batchName: string, format: ExportFormat): Promise<Uint8Array> {
+    return new Uint8Array(await (await this.exportResponse(batchName, format)).arrayBuffer());
+  }
+
+  /**
+   * One conditional long-poll of a status resource (`/v1/batches/NAME` or `/v1/documents/ID`):
+   * `body` is null when unchanged (304) after up to `waitS` seconds.
+   */
+  async poll<T>(path: string, etag: string | null, waitS: number, signal?: AbortSignal): Promise<{ body: T | null; etag: string | null }> {
+    const res = await this.fetch('GET', `${path}${waitS > 0 ? `?wait=${waitS}` : ''}`, { headers: etag ? { 'if-none-match': etag } : {}, signal, ok: [304] });
+    if (res.status === 304) return { body: null, etag };
+    return { body: (await res.json()) as T, etag: res.headers.get('etag') };
   }
 
   /** One conditional long-poll of the batch status: `batch` is null when unchanged (304). */
   async pollBatch(batchName: string, etag: string | null, waitS: number, signal?: AbortSignal): Promise<{ batch: Batch | null; etag: string | null }> {
-    const res = await this.fetch('GET', `${batchPath(batchName)}${waitS > 0 ? `?wait=${waitS}` : ''}`, { headers: etag ? { 'if-none-match': etag } : {}, signal, ok: [304] });
-    if (res.status === 304) return { batch: null, etag };
-    return { batch: (await res.json()) as Batch, etag: res.headers.get('etag') };
+    const r = await this.poll<Batch>(batchPath(batchName), etag, waitS, signal);
+    return { batch: r.body, etag: r.etag };
+  }
+
+  /** One conditional long-poll of a document's status: `document` is null when unchanged (304). */
+  async pollDocument(id: string, etag: string | null, waitS: number, signal?: AbortSignal): Promise<{ document: Document | null; etag: string | null }> {
+    const r = await this.poll<Document>(documentPath(id), etag, waitS, signal);
+    return { document: r.body, etag: r.etag };
   }
 
   /**

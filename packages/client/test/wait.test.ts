@@ -1,9 +1,9 @@
 // waitUntilDone against a real server with its rate limits on: a batch held ~90 s by a slow
 // document (a long scanned PDF stopped by a 90 s time limit) finishes without a single 429.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TablemillApiError, TablemillClient } from '../../src/client/index.js';
-import { icdarPdf, scannedPdf } from '../e2e/fixtures.js';
-import { createKeyCli, serve, tempDataDir, type ServeProcess } from '../e2e/server.js';
+import { TablemillApiError, TablemillClient } from '@tablemill/client';
+import { icdarPdf, scannedPdf } from '../../../test/e2e/fixtures.js';
+import { createKeyCli, serve, tempDataDir, type ServeProcess } from '../../../test/e2e/server.js';
 
 const LIMIT_MS = 90_000;
 let api: ServeProcess;

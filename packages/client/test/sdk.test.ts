@@ -5,9 +5,9 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TablemillApiError, TablemillClient, verifyWebhook, WebhookVerificationError } from '../../src/client/index.js';
-import { icdarPdf } from '../e2e/fixtures.js';
-import { createKeyCli, serve, tempDataDir, type ServeProcess } from '../e2e/server.js';
+import { TablemillApiError, TablemillClient, verifyWebhook, WebhookVerificationError } from '@tablemill/client';
+import { icdarPdf } from '../../../test/e2e/fixtures.js';
+import { createKeyCli, serve, tempDataDir, type ServeProcess } from '../../../test/e2e/server.js';
 
 let api: ServeProcess;
 let key: string;

@@ -5,7 +5,7 @@
  * (1 s: 60 requests a minute, half the status limit of 120). A 429 waits its `Retry-After`;
  * network errors and 5xx answers back off exponentially with jitter, up to 30 s.
  */
-import type { Batch } from '../contract/schemas.js';
+import type { Batch } from './types.js';
 import { TablemillApiError, TablemillTimeoutError } from './errors.js';
 
 export interface WaitOptions {
