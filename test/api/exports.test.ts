@@ -118,10 +118,16 @@ describe('exports of real extraction results', () => {
     expect((docs.getRow(1).values as unknown[]).slice(1)).toEqual(['document_id', 'filename', 'status', 'document_type', 'page_count', 'error']);
     json.forEach((d, i) => expect((docs.getRow(i + 2).values as unknown[]).slice(1)).toEqual([d.id, d.filename, 'succeeded', 'invoice', d.page_count]));
 
+    // Line items: the CSV's columns less `cells`, then one column per item header text, typed.
     const items = wb.getWorksheet('Line items')!;
-    const want = expectedItemRows(json);
+    const want = expectedItemRows(json).map((r) => r.slice(0, -1));
+    const keys = [...new Set(json.flatMap((d) => d.line_items.flatMap((li: any) => Object.keys(li.cells))))];
+    const header = (items.getRow(1).values as unknown[]).slice(1);
+    expect(header).toEqual(['document_id', 'filename', 'page', 'table_index', 'row', 'description', 'quantity', 'unit_price', 'amount', 'currency', 'flags', ...keys]);
+    expect(keys.length).toBeGreaterThanOrEqual(3);
     expect(items.rowCount).toBe(1 + want.length);
     let compared = 0;
+    const lis = json.flatMap((d) => d.line_items.map((li: any) => ({ d, li })));
     want.forEach((r, i) => {
       r.forEach((v, j) => {
         const cell = items.getCell(i + 2, j + 1);
@@ -129,8 +135,32 @@ describe('exports of real extraction results', () => {
         if (typeof v === 'number') expect(cell.type).toBe(ExcelJS.ValueType.Number);
         compared++;
       });
+      const { d, li } = lis[i];
+      keys.forEach((k, j) => {
+        const cell = items.getCell(i + 2, r.length + j + 1);
+        const text = li.cells[k];
+        const where = `line item ${i} cell ${k}: ${text}`;
+        if (!text) expect(cell.value ?? null, where).toBeNull();
+        else if (cell.type === ExcelJS.ValueType.Number) {
+          const n = parseNumber(text, d.filename.startsWith('de-') ? 'comma' : 'dot')!;
+          expect(cell.value, where).toBeCloseTo(n.percent ? n.value / 100 : n.value, 9);
+        }
+        else if (cell.type !== ExcelJS.ValueType.Date) expect(cell.value, where).toBe(text);
+        compared++;
+      });
     });
-    expect(compared).toBe(want.length * 12);
+    expect(compared).toBe(want.length * (11 + keys.length));
+    // Amount columns read as numbers, not text.
+    const amountCol = header.findIndex((h) => /^(amount|betrag|total)/i.test(String(h)) && header.indexOf(h) > 10);
+    if (amountCol >= 0) expect(items.getCell(2, amountCol + 1).type).toBe(ExcelJS.ValueType.Number);
+
+    // Table sheets are named by the whole filename and the table's number.
+    const perDoc = new Map<string, number>();
+    tables.forEach(({ d }, k) => {
+      const n = (perDoc.get(d.id) ?? 0) + 1;
+      perDoc.set(d.id, n);
+      expect(wb.worksheets[k + 3].name).toBe(`${d.filename} t${n}`);
+    });
 
     // Table sheets cell by cell: text as text, numbers (read in the document's convention) as numbers.
     tables.forEach(({ d, t }, k) => {
@@ -202,6 +232,8 @@ describe('exports of real extraction results', () => {
     expect(cell.value).toBe('=1+1');
     const csv = parseCsv(await (await api(h, 'GET', '/v1/batches/evil/results?format=csv')).text());
     expect(csv[1][5]).toBe("'=1+1");
+    const itemCell = wb.getWorksheet('Line items')!.getCell(2, 12);
+    expect([wb.getWorksheet('Line items')!.getCell(1, 12).value, itemCell.type, itemCell.value]).toEqual(['Item', ExcelJS.ValueType.String, '=1+1']);
   });
 
   it('ZIP: one CSV per table named NNN-<file>-p<page>-t<k>.csv with its grid, plus line_items.csv and fields.csv', async () => {

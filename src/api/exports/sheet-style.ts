@@ -15,17 +15,14 @@ export class ColumnWidths {
 
   /** Counts the row's values (a number by its digits, a date by its format). */
   add(values: ReadonlyArray<unknown>): void {
-    values.forEach((v, i) => {
-      const shown = v === null || v === undefined ? '' : v instanceof Date ? 'yyyy-mm-dd' : String(v);
-      const longest = Math.max(...shown.split('\n').map((l) => l.length));
-      this.widths[i] = Math.max(this.widths[i] ?? 0, longest);
-    });
+    values.forEach((v, i) => this.addAt(i, v));
   }
 
-  /** Widens column `i` for a cell that spans `span` columns by its share of the text. */
-  addSpanned(i: number, span: number, text: string): void {
-    const share = Math.ceil(text.length / span);
-    for (let k = i; k < i + span; k++) this.widths[k] = Math.max(this.widths[k] ?? 0, share);
+  /** Counts one value in column `i`, at most `cap` characters of it when given. */
+  addAt(i: number, v: unknown, cap = Infinity): void {
+    const shown = v === null || v === undefined ? '' : v instanceof Date ? 'yyyy-mm-dd' : String(v);
+    const longest = Math.max(...shown.split('\n').map((l) => l.length));
+    this.widths[i] = Math.max(this.widths[i] ?? 0, Math.min(cap, longest));
   }
 
   /** exceljs column definitions: each column two characters wider than its text, within bounds. */

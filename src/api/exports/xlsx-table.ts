@@ -1,7 +1,8 @@
 /**
  * One table as one sheet: every cell at its own row and column (sheet row = table row + 1),
  * merged exactly over its `row_span` × `col_span` with its text in the top-left cell, header
- * rows bold, frozen and filtered, body cells typed in the document's number format.
+ * rows bold, frozen and filtered, body cells typed in the document's number format, column
+ * widths fitted to the body.
  *
  * The rows are filled by position before any is committed: exceljs' streaming writer creates
  * rows when cells are merged, so merging first and then appending rows put every row of text
@@ -12,15 +13,19 @@ import type { Table } from '../../extract/types.js';
 import { boldRow, ColumnWidths, sheetOptions, styleSheet } from './sheet-style.js';
 import { typedCell, type NumberStyle } from './typed.js';
 
+/** Characters of header text a column widens for; longer headers wrap. */
+const HEADER_WIDTH = 16;
+
 /** A merge as [top, left, bottom, right], 1-based and inclusive. */
 export type Merge = [number, number, number, number];
 
-/** A placed cell: 0-based position, its value, its format code. */
+/** A placed cell: 0-based position, its value, its format code, and its text as extracted. */
 export interface PlacedCell {
   row: number;
   col: number;
   value: string | number | Date;
   numFmt?: string;
+  text: string;
 }
 
 /**
@@ -53,20 +58,14 @@ export function placeTable(t: Table, style: NumberStyle): { cells: PlacedCell[];
       for (let k = c.col; k <= right; k++) if (blocked(r, k)) bottom = r - 1;
     }
     for (let r = c.row; r <= bottom; r++) for (let k = c.col; k <= right; k++) taken.add(pos(r, k));
-    byOrigin.set(own, { row: c.row, col: c.col, value: c.text, raw: [c.text], header: c.row < t.header_rows });
+    byOrigin.set(own, { row: c.row, col: c.col, value: c.text, text: c.text, raw: [c.text], header: c.row < t.header_rows });
     if (bottom > c.row || right > c.col) merges.push([c.row + 1, c.col + 1, bottom + 1, right + 1]);
   }
   const cells = [...byOrigin.values()].map(({ row, col, raw, header }): PlacedCell => {
     const text = raw.join('\n');
-    return { row, col, ...(header || raw.length > 1 ? { value: text } : typedCell(text, style)) };
+    return { row, col, text, ...(header || raw.length > 1 ? { value: text } : typedCell(text, style)) };
   });
   return { cells, merges };
-}
-
-/** A sheet name for the n-th table (1-based): unique by its number, ≤ 31 characters, no []:*?/\'. */
-export function tableSheetName(n: number, fileBase: string, tableIndex: number): string {
-  const clean = fileBase.replace(/[[\]:*?/\\']/g, '_');
-  return `${n} ${clean} t${tableIndex + 1}`.slice(0, 31);
 }
 
 /** Writes table `t` as a new sheet of the streaming workbook `wb`. */
@@ -74,17 +73,23 @@ export function writeTableSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, name: st
   const headerRows = Math.min(t.header_rows, t.n_rows);
   const ws = wb.addWorksheet(name, sheetOptions(headerRows));
   const { cells, merges } = placeTable(t, style);
+  // Widths come from the body's one-column cells; a header is counted up to HEADER_WIDTH and
+  // wraps past it, and a merged cell (a caption over the whole table) wraps inside its area
+  // instead of widening every column it covers.
   const widths = new ColumnWidths();
+  const merged = new Set(merges.map((m) => `${m[0]},${m[1]}`));
+  const wraps = (c: PlacedCell) => merged.has(`${c.row + 1},${c.col + 1}`) || c.row < headerRows;
   for (const c of cells) {
-    const merge = merges.find((m) => m[0] === c.row + 1 && m[1] === c.col + 1);
-    const shown = c.value instanceof Date ? 'yyyy-mm-dd' : String(c.value);
-    widths.addSpanned(c.col, merge ? merge[3] - merge[1] + 1 : 1, shown);
+    if (merged.has(`${c.row + 1},${c.col + 1}`)) continue;
+    // The text as extracted is what the number format shows (`8.2%`, not 0.08199999999999999).
+    widths.addAt(c.col, c.text, c.row < headerRows ? HEADER_WIDTH : undefined);
   }
   styleSheet(ws, widths, t.n_cols, headerRows, t.n_rows);
   for (const c of cells) {
     const cell = ws.getRow(c.row + 1).getCell(c.col + 1);
     cell.value = c.value;
     if (c.numFmt) cell.numFmt = c.numFmt;
+    if (wraps(c)) cell.alignment = { wrapText: true, vertical: 'top' };
   }
   for (let r = 1; r <= headerRows; r++) boldRow(ws.getRow(r));
   for (const m of merges) ws.mergeCells(...m);
