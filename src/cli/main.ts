@@ -34,6 +34,10 @@ function registerServerCommands(program: Command): void {
   addConfigOptions(program.command('migrate').description('apply pending migrations and exit'), ['data-dir', 'database-url'])
     .action(exits(async (opts: Opts) => (await import('./migrate.js')).run(configFlags(opts))));
 
+  addConfigOptions(program.command('backup').description('copy an embedded instance (database snapshot, then its blobs) while it serves'), ['data-dir'])
+    .requiredOption('--out <dir>', 'a new or empty folder; `serve --data-dir DIR` serves the copy')
+    .action(exits(async (opts: Opts) => (await import('./backup.js')).run(configFlags(opts), String(opts.out))));
+
   const keys = program.command('keys').description('create, list and revoke API keys (on the configured database)');
   addConfigOptions(keys.command('create').description('create an API key; the key alone is the last line of stdout'), ['data-dir', 'database-url'])
     .requiredOption('--account <name>', 'the account the key belongs to (created if new)')
