@@ -5,6 +5,7 @@
  * of the first invoice teaches the account; another account sharing the vendor learns nothing.
  */
 import { readFileSync } from 'node:fs';
+import { unzipSync } from 'fflate';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, openReview, processFiles, type ReviewHarness } from './harness.js';
@@ -127,6 +128,11 @@ describe('custom fields', () => {
     expect(en.custom.po_number.bbox[2]).toBeGreaterThan(en.custom.po_number.bbox[0]);
     expect((await fieldsOf(h.key, ids.get('de-unruled-invoice.pdf')!)).custom).toEqual({ po_number: null });
     expect((await fieldsOf(h.key, ids.get('fr-ruled-invoice.pdf')!)).custom).toEqual({ po_number: null });
+    const zip = unzipSync(new Uint8Array(await (await fetch(`${h.url}/v1/batches/custom/results?format=zip`, { headers: { authorization: `Bearer ${h.key}` } })).arrayBuffer()));
+    const csv = new TextDecoder().decode(zip['fields.csv']!);
+    expect(csv.split('\r\n')[0]).toMatch(/,custom_fields$/);
+    expect(csv).toContain('"{""po_number"":""PO-7781""}"');
+    expect(csv).toContain('"{""po_number"":null}"');
     // Correctable like the others.
     const put = await call(h, h.key, 'PUT', `/v1/documents/${ids.get('de-unruled-invoice.pdf')}/corrections`, { fields: { custom: { po_number: 'B-1' } } });
     expect(put.json.fields.custom.po_number).toMatchObject({ value: 'B-1', corrected: true });

@@ -84,15 +84,21 @@ export function documentRow(doc: DocumentResultView): Cell[] {
   return [doc.id, doc.filename, doc.status, doc.document_type, doc.page_count, e ? `${e.code}: ${e.message}` : null];
 }
 
-/** Column names of the fields table (XLSX fields sheet): the document, its type, one column per field of API.md §4. */
-export const FIELD_COLUMNS = ['document_id', 'filename', 'document_type', ...FIELD_NAMES] as const;
+/**
+ * Column names of the fields table (XLSX fields sheet): the document, its type, one column per
+ * field of API.md §4, then the run's custom fields as JSON text (`{"po_number": "PO-7781"}`, like
+ * a line item's `cells`: their names differ from run to run, and the rows stream).
+ */
+export const FIELD_COLUMNS = ['document_id', 'filename', 'document_type', ...FIELD_NAMES, 'custom_fields'] as const;
 
 /** Fields whose values are ISO dates (`YYYY-MM-DD`), written as dates where the format has them. */
 export const DATE_FIELDS: ReadonlySet<string> = new Set(['issue_date', 'due_date', 'period_start', 'period_end']);
 
 /** The document's one row of fields: each field's typed value, null where it was not found. */
 export function fieldRow(doc: DocumentResultView): Cell[] {
-  return [doc.id, doc.filename, doc.document_type, ...FIELD_NAMES.map((n) => doc.fields?.[n]?.value ?? null)];
+  const custom = doc.fields?.custom;
+  const customText = custom && Object.keys(custom).length ? JSON.stringify(Object.fromEntries(Object.entries(custom).map(([k, f]) => [k, f?.value ?? null]))) : null;
+  return [doc.id, doc.filename, doc.document_type, ...FIELD_NAMES.map((n) => doc.fields?.[n]?.value ?? null), customText];
 }
 
 /** `attachment` with an ASCII fallback and the RFC 8187 UTF-8 name. */
