@@ -47,9 +47,20 @@ export interface Config {
     /** Idle polling interval when no wake-up arrives. */
     pollMs: number;
   };
+  /** Page images for viewers (`GET /v1/documents/{id}/pages/{n}.png`). */
+  pages: {
+    /** Child processes rendering at once in an API process. */
+    processes: number;
+    /** Time limit of one page render. */
+    timeoutMs: number;
+  };
   ocr: { langs: string; engine: OcrEngine };
   webhooks: { allowPrivate: boolean; retryScheduleMs: number[]; timeoutMs: number };
-  rateLimits: { enabled: boolean; statusPerMinute: number; defaultPerMinute: number };
+  rateLimits: {
+    enabled: boolean;
+    statusPerMinute: number;
+    defaultPerMinute: number;
+  };
   logLevel: string;
   /** Where `tablemill worker` answers `/metrics` (on `host`); null: nowhere. */
   metricsPort: number | null;
@@ -200,6 +211,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxAttempts: int(e, 'TABLEMILL_MAX_ATTEMPTS', 3, 1, 100),
       shutdownGraceMs: int(e, 'TABLEMILL_SHUTDOWN_GRACE_MS', 30_000, 0, 3_600_000),
       pollMs: int(e, 'TABLEMILL_POLL_MS', 1000, 10, 60_000),
+    },
+    pages: {
+      processes: int(e, 'TABLEMILL_RENDER_PROCESSES', 2, 1, 64),
+      timeoutMs: int(e, 'TABLEMILL_RENDER_TIMEOUT_MS', 30_000, 100, 600_000),
     },
     ocr: { langs, engine },
     webhooks: {

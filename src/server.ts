@@ -62,11 +62,40 @@ function startRetention(config: Config, store: Store, blobs: BlobStore, log: Att
   );
 }
 
+/** In-flight requests get this long at shutdown; then their connections are cut. */
+const REQUEST_DRAIN_MS = 2000;
+
+/** Counts the requests in flight on `app`'s server (an answered or abandoned one ends). */
+function countRequests(app: FastifyInstance): () => number {
+  let active = 0;
+  app.server.on('request', (_req, res: import('node:http').ServerResponse) => {
+    active++;
+    res.once('close', () => active--);
+  });
+  return () => active;
+}
+
+/**
+ * Closes the app: lets requests finish for up to `REQUEST_DRAIN_MS` while still listening, then
+ * cuts what is left and releases the port, right before the process exits.
+ */
+async function closeApp(app: FastifyInstance, active: () => number): Promise<void> {
+  const until = Date.now() + REQUEST_DRAIN_MS;
+  while (active() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  const timer = setTimeout(() => app.server.closeAllConnections(), 100);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Starts the API (and, unless disabled, the workers) and listens on `config.host:config.port`. */
 export async function startServer(config: Config, opts: ServeOptions): Promise<RunningServer> {
   const { store, blobs } = await openStorage(config);
   const metrics = new Metrics();
-  const deps: AppDeps = { config, store, blobs, metrics, exporters: {}, stats: () => store.documentStats(), now: Date.now };
+  const stopping = new AbortController();
+  const deps: AppDeps = { config, store, blobs, metrics, exporters: {}, stats: () => store.documentStats(), now: Date.now, stopping: stopping.signal };
   let app: FastifyInstance | null = null;
   let workers: Workers | null = null;
   let sweep: TempSweep | null = null;
@@ -78,6 +107,7 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<R
     sweep = startTempSweep(blobs, (removed) => log.info({ removed }, 'removed stale upload temp files'), (err) => log.error({ err }, 'temp file sweep failed'));
     await sweep.first;
     retention = startRetention(config, store, blobs, log);
+    const active = countRequests(app);
     const address = await app.listen({ port: config.port, host: config.host });
     // After listening: warming the extraction children (spawn, load pdf.js, one small PDF) took
     // most of the time to /healthz, and uploads and status requests do not need them.
@@ -91,9 +121,13 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<R
       deps,
       workers,
       async close() {
+        // The port stays bound while documents finish (readiness fails meanwhile), so it is
+        // released only once this process is about to exit: another server bound to it never
+        // runs beside this one.
+        stopping.abort();
         sweep?.stop();
-        await theApp.close();
         await workers?.stop(opts.graceMs);
+        await closeApp(theApp, active);
         await retention?.stop();
         await store.close();
       },

@@ -5,13 +5,13 @@
  */
 import { createDeflate } from 'node:zlib';
 
-/** Deflates `total` bytes of `fill` without holding them. */
-async function deflateFill(total: number, fill: number): Promise<Buffer> {
+/** Deflates `total` bytes of `fill` (a byte, or a pattern repeated) without holding them. */
+async function deflateFill(total: number, fill: number | string): Promise<Buffer> {
   const z = createDeflate({ level: 9, memLevel: 9 });
   const parts: Buffer[] = [];
   z.on('data', (c: Buffer) => parts.push(c));
   const ended = new Promise((resolve, reject) => z.on('end', resolve).on('error', reject));
-  const chunk = Buffer.alloc(1 << 20, fill);
+  const chunk = typeof fill === 'number' ? Buffer.alloc(1 << 20, fill) : Buffer.alloc(Math.floor((1 << 20) / fill.length) * fill.length, fill, 'latin1');
   for (let left = total; left > 0; left -= chunk.length) {
     const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
     if (!z.write(piece)) await new Promise((r) => z.once('drain', r));
@@ -69,5 +69,19 @@ export async function imageBombPdf(side = 20_000): Promise<Buffer> {
       dict: `/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`,
       stream: await deflateFill(side * side, 0x80),
     },
+  ]);
+}
+
+/**
+ * One page drawing `strokes` wide diagonal strokes (a content stream of `strokes` × 30 bytes,
+ * within the inflation limit): parsing and painting it keeps pdf.js busy for many seconds.
+ */
+export async function slowPagePdf(strokes = 3_000_000): Promise<Buffer> {
+  const op = '40 w 0 0 m 612 792 l 612 0 l S\n';
+  return pdf([
+    CATALOG,
+    PAGES,
+    { dict: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>' },
+    { dict: '/Filter /FlateDecode', stream: await deflateFill(strokes * op.length, op) },
   ]);
 }

@@ -28,6 +28,8 @@ export interface AppDeps {
   stats?: () => Promise<{ documentsByStatus: StatusCounts; queueDepth: number }>;
   /** The clock, ms since the epoch. */
   now: () => number;
+  /** Aborted when the process starts to stop: readiness fails and page renders end at once. */
+  stopping?: AbortSignal;
 }
 
 declare module 'fastify' {

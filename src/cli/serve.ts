@@ -1,7 +1,7 @@
 /** `tablemill serve [--no-workers]`: the API and, by default, the workers (API.md §8). */
 import { loadConfig } from '../config.js';
 import { EXIT } from './exit.js';
-import { untilSignal } from './signals.js';
+import { shutdownDeadline, untilSignal } from './signals.js';
 
 /** Runs until SIGINT/SIGTERM, then shuts down cleanly; the exit code. */
 export async function run(flags: Record<string, string>, workers: boolean): Promise<number> {
@@ -14,6 +14,7 @@ export async function run(flags: Record<string, string>, workers: boolean): Prom
   process.stdout.write(`tablemill listening on ${server.url} (${mode}, ${threads})\n`);
   const signal = await untilSignal();
   server.app.log.info({ signal }, 'shutting down');
+  shutdownDeadline(config.worker.shutdownGraceMs, () => server.app.log.error('shutdown did not finish in time; exiting'));
   await server.close();
   // Everything is written; a thread still exiting must not keep the process up (see ExtractionPool.close).
   setTimeout(() => process.exit(EXIT.ok), 500).unref();

@@ -12,3 +12,17 @@ export function untilSignal(): Promise<string> {
     process.once('SIGTERM', () => on('SIGTERM'));
   });
 }
+
+/** Beyond the workers' grace, this long is left for closing connections and the store. */
+export const SHUTDOWN_SLACK_MS = 4500;
+
+/**
+ * Ends the process `graceMs` + `SHUTDOWN_SLACK_MS` after a shutdown signal, whatever is still
+ * running: a stuck close must not keep a stopping process (and its memory) alive for minutes.
+ */
+export function shutdownDeadline(graceMs: number, onForce: () => void): void {
+  setTimeout(() => {
+    onForce();
+    process.exit(EXIT.interrupted);
+  }, graceMs + SHUTDOWN_SLACK_MS).unref();
+}

@@ -1,7 +1,7 @@
 /** `tablemill worker`: extraction workers only, against the configured database (cluster mode). */
 import { loadConfig } from '../config.js';
 import { EXIT } from './exit.js';
-import { untilSignal } from './signals.js';
+import { shutdownDeadline, untilSignal } from './signals.js';
 
 /** Runs until SIGINT/SIGTERM; the exit code. */
 export async function run(flags: Record<string, string>): Promise<number> {
@@ -17,6 +17,7 @@ export async function run(flags: Record<string, string>): Promise<number> {
   process.stdout.write(`tablemill worker running ${config.worker.concurrency} extraction processes against ${mode}\n`);
   if (proc.metricsUrl) process.stdout.write(`tablemill worker metrics on ${proc.metricsUrl}\n`);
   await untilSignal();
+  shutdownDeadline(config.worker.shutdownGraceMs, () => process.stderr.write('tablemill: shutdown did not finish in time; exiting\n'));
   await proc.close();
   // Everything is written; a thread still exiting must not keep the process up (see ExtractionPool.close).
   setTimeout(() => process.exit(EXIT.ok), 500).unref();

@@ -6,7 +6,8 @@
  */
 import sharp from 'sharp';
 import { openPdf, pdfError } from './pdf/load.js';
-import { canvasFactoryOf } from './raster/pdf-page.js';
+import { checkPdfBounds } from './pdf/bounds.js';
+import { paintPdfPage } from './raster/pdf-page.js';
 import { sniffType } from './sniff.js';
 import { ExtractError } from './types.js';
 
@@ -22,10 +23,11 @@ export interface RenderedPage {
   page_count: number;
 }
 
-/** What a render may cost: the page image limit of the engine (`TABLEMILL_MAX_MEGAPIXELS`). */
+/** What a render may cost: the extraction's page pixel, page count and inflation limits. */
 export interface RenderLimits {
   maxMegapixels: number;
   maxPages: number;
+  maxInflatedBytes: number;
 }
 
 /** Renders page `page` (1-based) of `bytes` at `width` pixels wide (never above the pixel limit). */
@@ -48,7 +50,9 @@ function noSuchPage(page: number, count: number): ExtractError {
 }
 
 async function renderPdfPage(bytes: Uint8Array, n: number, width: number, limits: RenderLimits): Promise<RenderedPage> {
-  const doc = await openPdf(bytes);
+  // The extraction's own bound on inflated streams and image sizes, before pdf.js holds any of it.
+  await checkPdfBounds(bytes, limits);
+  const doc = await openPdf(bytes, limits.maxMegapixels);
   try {
     if (n > doc.numPages || n > limits.maxPages) throw noSuchPage(n, doc.numPages);
     const page = await doc.getPage(n).catch((err: unknown) => {
@@ -56,22 +60,13 @@ async function renderPdfPage(bytes: Uint8Array, n: number, width: number, limits
     });
     const base = page.getViewport({ scale: 1 });
     const size = fit(base.width, base.height, width, limits);
-    const viewport = page.getViewport({ scale: size.width / base.width });
-    const factory = canvasFactoryOf(page, doc);
-    const entry = factory.create(size.width, size.height);
-    try {
-      await page.render({ canvasContext: entry.context as never, canvas: entry.canvas as never, viewport }).promise;
-      const rgba = entry.context!.getImageData(0, 0, size.width, size.height).data;
-      const png = await sharp(Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength), { raw: { width: size.width, height: size.height, channels: 4 } })
+    // A quarter pixel over: the canvas floors the viewport, which must not lose the last column.
+    return await paintPdfPage(page, n, (size.width + 0.25) / base.width, doc, async (rgba, w, h) => {
+      const png = await sharp(Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength), { raw: { width: w, height: h, channels: 4 } })
         .png({ compressionLevel: 6 })
         .toBuffer();
-      return { png, ...size, page_width: base.width, page_height: base.height, page_count: doc.numPages };
-    } catch (err) {
-      if (err instanceof ExtractError) throw err;
-      throw new ExtractError('corrupt_file', `page ${n} cannot be rendered: ${err instanceof Error ? err.message : String(err)}`);
-    } finally {
-      factory.destroy(entry);
-    }
+      return { png, width: w, height: h, page_width: base.width, page_height: base.height, page_count: doc.numPages };
+    });
   } finally {
     await doc.destroy();
   }

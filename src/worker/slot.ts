@@ -6,7 +6,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { ExtractTask, TaskMessage, TaskRequest, TaskResult } from './task.js';
+import type { ExtractTask, RenderResult, RenderTask, TaskMessage, TaskRequest, TaskResult } from './task.js';
 
 /** How often the RSS of a busy child is read: a read of /proc costs ~20 µs. */
 const RSS_POLL_MS = 50;
@@ -23,8 +23,8 @@ export interface SlotLimits {
 }
 
 /** How one run ended. Every kind but `done` leaves the child dead. */
-export type SlotRun =
-  | { kind: 'done'; result: TaskResult }
+export type SlotRun<R = TaskResult> =
+  | { kind: 'done'; result: R }
   | { kind: 'timeout' }
   | { kind: 'rss'; rssMb: number }
   | { kind: 'crashed'; outOfMemory: boolean; detail: string }
@@ -119,12 +119,21 @@ export class Slot {
 
   /** Runs one document; never rejects. Call only after `ready` resolved, one run at a time. */
   run(task: ExtractTask, signal?: AbortSignal): Promise<SlotRun> {
+    return this.exchange<TaskResult>((id) => ({ id, task }), signal);
+  }
+
+  /** Renders one page image, under the same limits as a document; never rejects. */
+  render(task: RenderTask, signal?: AbortSignal): Promise<SlotRun<RenderResult>> {
+    return this.exchange<RenderResult>((id) => ({ id, render: task }), signal);
+  }
+
+  private exchange<R>(request: (id: number) => TaskRequest, signal?: AbortSignal): Promise<SlotRun<R>> {
     const id = this.nextId++;
     const child = this.child;
     if (!child) return Promise.resolve({ kind: 'crashed', outOfMemory: false, detail: 'not started' });
-    return new Promise<SlotRun>((resolve) => {
+    return new Promise<SlotRun<R>>((resolve) => {
       let settled = false;
-      const finish = (run: SlotRun) => {
+      const finish = (run: SlotRun<R>) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -136,7 +145,7 @@ export class Slot {
         resolve(run);
       };
       const onMessage = (msg: TaskMessage) => {
-        if (msg.type === 'result' && msg.id === id) finish({ kind: 'done', result: msg.result });
+        if (msg.type === 'result' && msg.id === id) finish({ kind: 'done', result: msg.result as R });
       };
       const onExit = (code: number | null, sig: string | null) => {
         // V8 aborts the process when the heap limit is reached (SIGABRT, or exit code 134 through
@@ -155,8 +164,7 @@ export class Slot {
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       if (this.exited) return onExit(child.exitCode, child.signalCode);
-      const request: TaskRequest = { id, task };
-      child.send(request, (err) => {
+      child.send(request(id), (err) => {
         if (err) finish({ kind: 'crashed', outOfMemory: false, detail: `send failed: ${err.message}` });
       });
     });

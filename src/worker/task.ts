@@ -3,7 +3,9 @@
  * bytes in, a result or a processing error out. Errors become values here (STYLE.md §5), so only
  * a dying process (time limit, memory limit, crash) leaves a task without an answer.
  */
+import { Worker } from 'node:worker_threads';
 import { extractDocument, toProcessingError } from '../extract/index.js';
+import { renderPage, type RenderLimits, type RenderedPage } from '../extract/render.js';
 import type { ProcessingError } from '../domain/errors.js';
 import type { ExtractOptions } from '../extract/types.js';
 import { warmupPdf } from './warmup.js';
@@ -23,14 +25,22 @@ export interface TaskStats {
 /** The result travels as JSON text: the parent stores it as it is and never walks the object. */
 export type TaskResult = ({ ok: true; page_count: number; result_json: string; words_json?: string } | { ok: false; error: ProcessingError }) & { stats: TaskStats };
 
-/** Parent → child. */
-export interface TaskRequest {
-  id: number;
-  task: ExtractTask;
+/** A page image for a viewer (`GET /v1/documents/{id}/pages/{n}.png`). */
+export interface RenderTask {
+  bytes: Uint8Array;
+  page: number;
+  width: number;
+  limits: RenderLimits;
 }
 
+/** A render's answer; `code` is a processing-error code (`resource_limit`, `corrupt_file`, …). */
+export type RenderResult = { ok: true; page: RenderedPage } | { ok: false; error: ProcessingError };
+
+/** Parent → child: a document to extract or a page to render. */
+export type TaskRequest = { id: number; task: ExtractTask } | { id: number; render: RenderTask };
+
 /** Child → parent: `ready` once the engine is loaded, then one `result` per request. */
-export type TaskMessage = { type: 'ready' } | { type: 'result'; id: number; result: TaskResult };
+export type TaskMessage = { type: 'ready' } | { type: 'result'; id: number; result: TaskResult | RenderResult };
 
 /** Runs the engine on one document. */
 export async function runTask(task: ExtractTask): Promise<TaskResult> {
@@ -48,6 +58,28 @@ export async function runTask(task: ExtractTask): Promise<TaskResult> {
   }
 }
 
+/** Renders one page image. */
+export async function runRender(task: RenderTask): Promise<RenderResult> {
+  try {
+    return { ok: true, page: await renderPage(task.bytes, task.page, task.width, task.limits) };
+  } catch (err) {
+    return { ok: false, error: toProcessingError(err) };
+  }
+}
+
+/**
+ * Ends this process when its parent is gone, whatever the main thread is doing: 'disconnect'
+ * is only heard between two turns of the event loop, and a page of pdf.js or an OCR call can
+ * hold the loop for minutes. The watch runs on a thread of its own and reads the parent's pid.
+ */
+export const ORPHAN_POLL_MS = 250;
+function watchParent(): void {
+  const code = `const { workerData } = require('node:worker_threads');
+setInterval(() => { if (process.ppid !== workerData.ppid) process.kill(workerData.pid, 'SIGKILL'); }, workerData.ms);`;
+  const watch = new Worker(code, { eval: true, workerData: { ppid: process.ppid, pid: process.pid, ms: ORPHAN_POLL_MS }, resourceLimits: { maxOldGenerationSizeMb: 16 } });
+  watch.unref();
+}
+
 function send(msg: TaskMessage): void {
   process.send?.(msg);
 }
@@ -56,9 +88,11 @@ function send(msg: TaskMessage): void {
 if (process.send) {
   // The parent gone (killed), nothing is left to answer to.
   process.on('disconnect', () => process.exit(0));
-  // One document at a time: the parent sends the next request only after this answer.
+  watchParent();
+  // One request at a time: the parent sends the next only after this answer.
   process.on('message', (msg: TaskRequest) => {
-    void runTask(msg.task).then((result) => send({ type: 'result', id: msg.id, result }));
+    const answer = 'render' in msg ? runRender(msg.render) : runTask(msg.task);
+    void answer.then((result) => send({ type: 'result', id: msg.id, result }));
   });
   // Loads the engine's lazy parts (pdf.js: ~5 s on a busy 2-core machine) before reporting ready,
   // so a real document never pays the cold start inside its time limit.

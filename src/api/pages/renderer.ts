@@ -1,15 +1,22 @@
 /**
- * Renders page images in one `node:worker_threads` thread of its own, so pdf.js (which parses on
- * the thread that calls it) never blocks the API's event loop. One render at a time, a heap limit
- * and a time limit: a page that runs over either costs the thread, which is replaced, never the
- * server. Renders queue behind each other; the queue is bounded.
+ * Renders page images in extraction child processes (`worker/slot.ts`), under the limits a
+ * document's extraction has: the inflation and pixel bounds inside the child, its heap, RSS and
+ * time limits outside it. A hostile page costs one child, which is replaced, never the API
+ * process. Renders wait in one queue per account, taken in turns, and one account holds at most
+ * all children but one, so another account's page never waits behind its renders. A render whose
+ * caller has gone (the client closed its connection) leaves the queue, or, running, costs its
+ * child. Children start with the first render and stay for the next.
  */
-import { Worker } from 'node:worker_threads';
+import { childEntry } from '../../worker/entry.js';
+import { Slot, type SlotLimits, type SlotRun } from '../../worker/slot.js';
+import type { RenderResult } from '../../worker/task.js';
 import type { RenderLimits, RenderedPage } from '../../extract/render.js';
 
-const THREAD_FILE = new URL('./render-thread.js', import.meta.url);
-
-/** Why a render did not give a page: `code` is a processing-error code, `timeout`, `resource_limit` or `busy`. */
+/**
+ * Why a render did not give a page: `code` is a processing-error code (`resource_limit`,
+ * `timeout`, `corrupt_file`, …) for the file's own fault, `busy` for a full queue or a stopping
+ * server, `gone` for a caller that left.
+ */
 export class RenderError extends Error {
   constructor(
     readonly code: string,
@@ -21,119 +28,170 @@ export class RenderError extends Error {
 }
 
 interface Job {
-  id: number;
+  account: string;
   bytes: Uint8Array;
   page: number;
   width: number;
+  signal?: AbortSignal;
   resolve(page: RenderedPage): void;
   reject(err: RenderError): void;
-  timer?: NodeJS.Timeout;
+  onAbort?: () => void;
 }
 
 export interface RendererOptions {
   limits: RenderLimits;
-  timeoutMs: number;
-  heapMb: number;
-  /** Renders waiting beyond this are refused (`busy`). */
+  /** Heap, RSS and time limit of one render's child. */
+  child: SlotLimits;
+  /** Children rendering at once. */
+  slots: number;
+  /** Renders waiting beyond this, all accounts together, are refused (`busy`): each holds its document's bytes. */
   maxQueue: number;
 }
 
-/** One rendering thread and its queue. */
+/** What a run that gave no answer means for the page. */
+function runError(run: Exclude<SlotRun<RenderResult>, { kind: 'done' }>, limits: SlotLimits): RenderError {
+  switch (run.kind) {
+    case 'timeout':
+      return new RenderError('timeout', `rendering the page took longer than ${limits.timeoutMs} ms`);
+    case 'rss':
+      return new RenderError('resource_limit', `rendering the page used ${Math.round(run.rssMb)} MB of memory; the limit is ${limits.maxRssMb} MB`);
+    case 'crashed':
+      return run.outOfMemory
+        ? new RenderError('resource_limit', `rendering the page ran out of memory (heap limit ${limits.heapMb} MB)`)
+        : new RenderError('extraction_failed', `the rendering process died (${run.detail})`);
+    case 'aborted':
+      return new RenderError('gone', 'the client went away');
+  }
+}
+
+/** A small pool of rendering children and their per-account queues. */
 export class PageRenderer {
-  private thread: Worker | null = null;
-  private ready: Promise<void> | null = null;
-  private readonly queue: Job[] = [];
-  private running: Job | null = null;
-  private nextId = 1;
+  private readonly script = childEntry();
+  private slots: Slot[] = [];
+  private idle: Slot[] = [];
+  /** Waiting jobs per account; the map's order is the turn order. */
+  private readonly queues = new Map<string, Job[]>();
+  private readonly running = new Map<string, number>();
+  private waiting = 0;
   private closed = false;
 
-  constructor(private readonly opts: RendererOptions) {}
+  constructor(private readonly opts: RendererOptions) {
+    this.script.catch(() => {});
+  }
 
-  /** Renders page `page` (1-based) of `bytes` at `width` pixels wide. */
-  render(bytes: Uint8Array, page: number, width: number): Promise<RenderedPage> {
+  /** Renders page `page` (1-based) of `bytes` at `width` pixels wide for `account`; `signal` aborts it. */
+  render(account: string, bytes: Uint8Array, page: number, width: number, signal?: AbortSignal): Promise<RenderedPage> {
     if (this.closed) return Promise.reject(new RenderError('busy', 'the server is shutting down'));
-    if (this.queue.length >= this.opts.maxQueue) return Promise.reject(new RenderError('busy', 'too many page images are being rendered; try again shortly'));
+    if (signal?.aborted) return Promise.reject(new RenderError('gone', 'the client went away'));
+    if (this.waiting >= this.opts.maxQueue) return Promise.reject(new RenderError('busy', 'too many page images are being rendered; try again shortly'));
+    if (this.slots.length === 0) this.startSlots();
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, bytes, page, width, resolve, reject });
-      void this.pump();
+      const job: Job = { account, bytes, page, width, signal, resolve, reject };
+      job.onAbort = () => {
+        const queue = this.queues.get(account);
+        const i = queue?.indexOf(job) ?? -1;
+        if (i < 0) return;
+        queue!.splice(i, 1);
+        if (queue!.length === 0) this.queues.delete(account);
+        this.waiting--;
+        reject(new RenderError('gone', 'the client went away'));
+      };
+      signal?.addEventListener('abort', job.onAbort, { once: true });
+      const queue = this.queues.get(account);
+      if (queue) queue.push(job);
+      else this.queues.set(account, [job]);
+      this.waiting++;
+      this.pump();
     });
   }
 
-  /** Ends the thread; the running render and queued ones are refused. */
+  /** Renders waiting, all accounts together. */
+  get queued(): number {
+    return this.waiting;
+  }
+
+  /** Process ids of the rendering children (tests). */
+  get pids(): number[] {
+    return this.slots.map((s) => s.pid ?? 0);
+  }
+
+  /** Ends the children; running and queued renders are refused. */
   async close(): Promise<void> {
     this.closed = true;
-    const running = this.running;
-    this.running = null;
-    for (const job of [...(running ? [running] : []), ...this.queue.splice(0)]) {
-      clearTimeout(job.timer);
-      job.reject(new RenderError('busy', 'the server is shutting down'));
+    for (const queue of this.queues.values()) {
+      for (const job of queue) {
+        job.signal?.removeEventListener('abort', job.onAbort!);
+        job.reject(new RenderError('busy', 'the server is shutting down'));
+      }
     }
-    const t = this.thread;
-    this.thread = null;
-    if (t) await t.terminate();
+    this.queues.clear();
+    this.waiting = 0;
+    await Promise.all(this.slots.map((s) => s.close()));
   }
 
-  private start(): Promise<void> {
-    const thread = new Worker(THREAD_FILE, { resourceLimits: { maxOldGenerationSizeMb: this.opts.heapMb } });
-    this.thread = thread;
-    thread.unref();
-    this.ready = new Promise<void>((resolve, reject) => {
-      thread.once('message', () => resolve());
-      thread.once('error', reject);
-    });
-    thread.on('message', (msg: { id?: number; page?: RenderedPage; error?: { code: string; message: string } }) => {
-      const job = this.running;
-      if (!job || msg.id !== job.id) return;
-      clearTimeout(job.timer);
-      this.running = null;
-      if (msg.page) job.resolve({ ...msg.page, png: Buffer.from(msg.page.png.buffer, msg.page.png.byteOffset, msg.page.png.byteLength) });
-      else job.reject(new RenderError(msg.error?.code ?? 'extraction_failed', msg.error?.message ?? 'the page could not be rendered'));
-      void this.pump();
-    });
-    thread.on('error', (err: Error & { code?: string }) => this.lose(thread, err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-      ? new RenderError('resource_limit', `rendering the page needed more than ${this.opts.heapMb} MB`)
-      : new RenderError('extraction_failed', `the rendering thread failed: ${err.message}`)));
-    thread.on('exit', () => this.lose(thread, new RenderError('extraction_failed', 'the rendering thread stopped')));
-    return this.ready;
+  private startSlots(): void {
+    this.slots = Array.from({ length: Math.max(1, this.opts.slots) }, () => new Slot(this.script, this.opts.child));
+    this.idle = [...this.slots];
   }
 
-  /** The thread died or was ended: fail its job, start afresh for the next. */
-  private lose(thread: Worker, err: RenderError): void {
-    if (this.thread !== thread) return;
-    this.thread = null;
-    const job = this.running;
-    this.running = null;
-    if (job) {
-      clearTimeout(job.timer);
-      job.reject(err);
+  /** The next job by turns among accounts, skipping an account that holds all children it may. */
+  private next(): Job | null {
+    const cap = Math.max(1, this.slots.length - 1);
+    for (const [account, queue] of this.queues) {
+      if ((this.running.get(account) ?? 0) >= cap) continue;
+      const job = queue.shift()!;
+      this.queues.delete(account);
+      // Back of the turn order, with what it still has waiting.
+      if (queue.length > 0) this.queues.set(account, queue);
+      this.waiting--;
+      return job;
     }
-    void this.pump();
+    return null;
   }
 
-  private async pump(): Promise<void> {
-    if (this.running || this.closed) return;
-    const job = this.queue.shift();
-    if (!job) return;
-    this.running = job;
+  private pump(): void {
+    while (!this.closed && this.idle.length > 0) {
+      const job = this.next();
+      if (!job) return;
+      job.signal?.removeEventListener('abort', job.onAbort!);
+      void this.run(this.idle.pop()!, job);
+    }
+  }
+
+  private async run(slot: Slot, job: Job): Promise<void> {
+    this.running.set(job.account, (this.running.get(job.account) ?? 0) + 1);
+    let keep = false;
     try {
-      if (!this.thread) await this.start();
-      else await this.ready;
-    } catch (err) {
-      // The thread's error handler may already have failed this job and moved on to the next.
-      if (this.running !== job) return;
-      this.running = null;
-      job.reject(new RenderError('extraction_failed', `the rendering thread did not start: ${(err as Error).message}`));
-      void this.pump();
-      return;
+      // A replacement child loads the engine first: that wait is not the render's time.
+      try {
+        await slot.ready;
+      } catch (err) {
+        if (this.closed) return job.reject(new RenderError('busy', 'the server is shutting down'));
+        return job.reject(new RenderError('extraction_failed', `the rendering process did not start: ${(err as Error).message}`));
+      }
+      const run = await slot.render({ bytes: job.bytes, page: job.page, width: job.width, limits: this.opts.limits }, job.signal);
+      if (run.kind !== 'done') return job.reject(this.closed ? new RenderError('busy', 'the server is shutting down') : runError(run, this.opts.child));
+      keep = true;
+      const res = run.result;
+      if (!res.ok) return job.reject(new RenderError(res.error.code, res.error.message));
+      const png = res.page.png as Uint8Array;
+      job.resolve({ ...res.page, png: Buffer.from(png.buffer, png.byteOffset, png.byteLength) });
+    } finally {
+      const n = (this.running.get(job.account) ?? 1) - 1;
+      if (n > 0) this.running.set(job.account, n);
+      else this.running.delete(job.account);
+      if (!this.closed) {
+        this.idle.push(keep ? slot : this.replace(slot));
+        this.pump();
+      }
     }
-    if (this.running !== job || !this.thread) return;
-    const thread = this.thread!;
-    job.timer = setTimeout(() => {
-      if (this.running !== job) return;
-      this.lose(thread, new RenderError('timeout', `rendering the page took longer than ${this.opts.timeoutMs} ms`));
-      void thread.terminate();
-    }, this.opts.timeoutMs);
-    job.timer.unref();
-    thread.postMessage({ id: job.id, bytes: job.bytes, page: job.page, width: job.width, limits: this.opts.limits });
+  }
+
+  /** Puts a fresh child in the place of `slot`'s dead one. */
+  private replace(slot: Slot): Slot {
+    void slot.close();
+    const fresh = new Slot(this.script, this.opts.child);
+    this.slots[this.slots.indexOf(slot)] = fresh;
+    return fresh;
   }
 }

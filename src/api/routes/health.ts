@@ -26,6 +26,8 @@ export function healthRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async () => {
+        // A stopping process still answers until it exits; a load balancer should send it nothing new.
+        if (deps.stopping?.aborted) throw new ApiError(503, 'unavailable', 'the server is shutting down', undefined, { 'retry-after': '1' });
         let timer: NodeJS.Timeout | undefined;
         const timeout = new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS);

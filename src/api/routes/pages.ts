@@ -9,27 +9,33 @@ import { RenderError } from '../pages/renderer.js';
 /** Widths the route renders: enough for a phone's thumbnail up to a 4K screen's page. */
 export const PAGE_WIDTH = { min: 64, max: 2400, default: 1200 } as const;
 
-/** A render failure as an API error: the file's own fault is 422, a busy or slow renderer 503. */
+/**
+ * A render failure as an API error: the file's own fault, limits included, is 422 as a document's
+ * `processing_error` would say it; a full queue or a stopping server is 503.
+ */
 function renderFailure(err: RenderError, page: number): ApiError {
   if (err.code === 'too_many_pages') return new ApiError(404, 'not_found', err.message, { page });
-  if (err.code === 'busy' || err.code === 'timeout' || err.code === 'resource_limit') {
+  if (err.code === 'busy' || err.code === 'gone') {
     return new ApiError(503, 'unavailable', err.message, { reason: err.code }, { 'retry-after': '5' });
   }
   return new ApiError(422, 'unprocessable', `page ${page} cannot be rendered: ${err.message}`, { processing_error: { code: err.code, message: err.message } });
 }
 
-/** Registers the page image route; its renderer thread ends with the app. */
+/** Registers the page image route; its rendering processes end with the app. */
 export function pageRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const { store, blobs, config } = deps;
   return async (app) => {
+    const { maxMegapixels, maxPages, maxInflatedBytes } = config.limits;
     const images = new PageImages({
-      limits: { maxMegapixels: config.limits.maxMegapixels, maxPages: config.limits.maxPages },
-      timeoutMs: 30_000,
-      heapMb: Math.min(512, config.worker.maxHeapMb),
-      // Each waiting render holds its document's bytes (up to the file size limit): 8 bounds that memory.
-      maxQueue: 8,
+      limits: { maxMegapixels, maxPages, maxInflatedBytes },
+      child: { heapMb: config.worker.maxHeapMb, maxRssMb: config.worker.maxRssMb, timeoutMs: Math.min(config.pages.timeoutMs, config.worker.timeoutMs) },
+      slots: config.pages.processes,
+      // Each waiting render holds its document's bytes (up to the file size limit): 16 bounds that memory.
+      maxQueue: 16,
     });
     app.addHook('onClose', () => images.close());
+    // A stopping process renders nothing more: a render could hold its shutdown for its whole time limit.
+    deps.stopping?.addEventListener('abort', () => void images.close(), { once: true });
 
     app.get(
       '/documents/:id/pages/:n.png',
@@ -64,9 +70,15 @@ export function pageRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const { id, n } = request.params;
         const row = await store.getDocument(request.account.id, id);
         if (!row) throw documentNotFound(id);
+        // The client gone, its render leaves the queue or stops.
+        const gone = new AbortController();
+        const onClose = () => {
+          if (!reply.raw.writableFinished) gone.abort();
+        };
+        reply.raw.once('close', onClose);
         let result;
         try {
-          result = await images.get(id, n, request.query.width, () => blobs.get(row.blob_key));
+          result = await images.get(request.account.id, id, n, request.query.width, () => blobs.get(row.blob_key), gone.signal);
         } catch (err) {
           if (err instanceof RenderError) throw renderFailure(err, n);
           throw err;

@@ -33,6 +33,34 @@ export function canvasFactoryOf(page: PDFPageProxy, doc?: PDFDocumentProxy): Can
   return f;
 }
 
+/**
+ * Paints `page` at `scale` on pdf.js' canvas and hands its RGBA pixels to `use` (before the
+ * canvas is given back). The one PDF-page render of the engine: scanned pages for OCR and page
+ * images for viewers both come through here.
+ */
+export async function paintPdfPage<T>(
+  page: PDFPageProxy,
+  pageNumber: number,
+  scale: number,
+  doc: PDFDocumentProxy | undefined,
+  use: (rgba: Uint8ClampedArray, width: number, height: number) => T | Promise<T>,
+): Promise<T> {
+  const viewport = page.getViewport({ scale });
+  const width = Math.max(1, Math.floor(viewport.width));
+  const height = Math.max(1, Math.floor(viewport.height));
+  const factory = canvasFactoryOf(page, doc);
+  const entry = factory.create(width, height);
+  try {
+    await page.render({ canvasContext: entry.context as never, canvas: entry.canvas as never, viewport }).promise;
+    return await use(entry.context!.getImageData(0, 0, width, height).data, width, height);
+  } catch (err) {
+    if (err instanceof ExtractError) throw err;
+    throw new ExtractError('corrupt_file', `page ${pageNumber} cannot be rendered: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    factory.destroy(entry);
+  }
+}
+
 /** Renders, OCRs and lays out one PDF page; boxes in PDF points, origin top-left. */
 export async function layoutFromPdfPage(page: PDFPageProxy, pageNumber: number, opts: ExtractOptions, doc?: PDFDocumentProxy): Promise<PageLayout> {
   const base = page.getViewport({ scale: 1 });
@@ -44,22 +72,9 @@ export async function layoutFromPdfPage(page: PDFPageProxy, pageNumber: number, 
   scale *= workingScale(w300, h300) < 1 ? workingScale(w300, h300) : 1;
   const limit = opts.maxMegapixels * 1e6;
   if (base.width * scale * base.height * scale > limit) scale = Math.sqrt(limit / (base.width * base.height));
-  const viewport = page.getViewport({ scale });
-  const width = Math.max(1, Math.floor(viewport.width));
-  const height = Math.max(1, Math.floor(viewport.height));
-  const factory = canvasFactoryOf(page, doc);
-  const entry = factory.create(width, height);
-  let gray: GrayImage;
-  try {
-    await page.render({ canvasContext: entry.context as never, canvas: entry.canvas as never, viewport }).promise;
-    const rgba = entry.context!.getImageData(0, 0, width, height).data;
-    // The same grey as an image file's (coloured ink counts dark); pdf.js paints the page white first.
-    gray = rgbToGray(new Uint8Array(rgba.buffer, rgba.byteOffset, rgba.byteLength), 4, width, height);
-  } catch (err) {
-    if (err instanceof ExtractError) throw err;
-    throw new ExtractError('corrupt_file', `page ${pageNumber} cannot be rendered: ${err instanceof Error ? err.message : String(err)}`);
-  } finally {
-    factory.destroy(entry);
-  }
+  // The same grey as an image file's (coloured ink counts dark); pdf.js paints the page white first.
+  const gray: GrayImage = await paintPdfPage(page, pageNumber, scale, doc, (rgba, width, height) =>
+    rgbToGray(new Uint8Array(rgba.buffer, rgba.byteOffset, rgba.byteLength), 4, width, height),
+  );
   return layoutFromGray(gray, { page: pageNumber, unitsScale: scale, width: base.width, height: base.height, dpi: scale * 72 }, opts);
 }
