@@ -11,7 +11,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TablemillClient, type Correction, type DocumentResult } from '../src/client/index.js';
+import { TablemillClient, type Correction, type DocumentResult } from '@tablemill/client';
 
 const DATA = new URL('../../shared/data/', import.meta.url).pathname;
 type Kind = 'text' | 'date' | 'num' | 'code';
