@@ -6,7 +6,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { TablemillClient } from '../../src/client/index.js';
+import { TablemillClient } from '@tablemill/client';
 import { BIN, childEnv, createKeyCli, serve, tempDataDir, type ServeProcess } from '../e2e/server.js';
 
 /** A one-page digital PDF with a small table; `n` makes its bytes unique. */
