@@ -49,7 +49,8 @@ function markPattern(words: OcrWord[]): RegExp | null {
 function choose(t: OcrWord[], p: OcrWord[], charset: Set<string>, marks: RegExp | null): 'tesseract' | 'paddle' {
   const tt = text(t);
   const pt = text(p);
-  if (tt.replace(/\s/g, '') === pt.replace(/\s/g, '')) return 'tesseract';
+  // Alike but for case: PP-OCR confuses c/C, o/O, s/S, v/V (`co2` for `CO2`), Tesseract less.
+  if (tt.replace(/\s/g, '').toLowerCase() === pt.replace(/\s/g, '').toLowerCase()) return 'tesseract';
   // A character PP-OCR's dictionary lacks: it cannot have read this word.
   if ([...tt].some((c) => c !== ' ' && !charset.has(c))) return 'tesseract';
   // The same letters but for accents: the reading with them saw them (PP-OCR's few are rarely used).
@@ -67,8 +68,15 @@ function choose(t: OcrWord[], p: OcrWord[], charset: Set<string>, marks: RegExp 
 }
 
 /** Merges the two readings of the same page (or of the same lines). */
-export async function vote(tess: OcrWord[], paddle: OcrWord[], marks = markPattern([...tess, ...paddle])): Promise<OcrWord[]> {
+/**
+ * Han characters and symbols PP-OCR writes on specks and rules of a page that has none (its
+ * dictionary is mostly Chinese): not a reading unless the page is Chinese.
+ */
+const HAN = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u25a0-\u25ff]/;
+
+export async function vote(tess: OcrWord[], read: OcrWord[], marks = markPattern([...tess, ...read]), han = false): Promise<OcrWord[]> {
   const charset = await paddleCharset();
+  const paddle = han ? read : read.filter((w) => !HAN.test(w.text));
   // Groups: connected components of the overlap graph between the two readings.
   const n = tess.length;
   const parent = [...Array(n + paddle.length).keys()];
@@ -92,9 +100,10 @@ export async function vote(tess: OcrWord[], paddle: OcrWord[], marks = markPatte
 }
 
 /** Both readers on the whole page: PP-OCR detects and reads every line. */
-export async function voteFull(img: GrayImage, tess: OcrWord[], glyph: number): Promise<OcrWord[]> {
+export async function voteFull(img: GrayImage, tess: OcrWord[], glyph: number, han: boolean): Promise<OcrWord[]> {
   const lines = await detectLines(img, glyph);
-  return vote(tess, (await recognizeLines(img, lines)).flat());
+  const read = (await recognizeLines(img, lines)).flat();
+  return vote(tess, read, markPattern([...tess, ...read]), han);
 }
 
 /**
@@ -122,7 +131,7 @@ export function runs(words: OcrWord[]): OcrWord[][] {
  * The cheap vote: PP-OCR's recogniser only on the runs where Tesseract was unsure of a word
  * (no detector), each run's box grown by a third of its height, as the detector's boxes are.
  */
-export async function voteUnsure(img: GrayImage, tess: OcrWord[]): Promise<OcrWord[]> {
+export async function voteUnsure(img: GrayImage, tess: OcrWord[], han = false): Promise<OcrWord[]> {
   const unsure = runs(tess).filter((r) => r.some((w) => w.confidence < UNSURE));
   if (unsure.length === 0) return tess;
   const boxes: LineBox[] = unsure.map((r) => {
@@ -141,6 +150,6 @@ export async function voteUnsure(img: GrayImage, tess: OcrWord[]): Promise<OcrWo
   const sure = tess.filter((w) => !chosen.has(w));
   const out = [...sure];
   const marks = markPattern(tess);
-  for (let i = 0; i < unsure.length; i++) out.push(...(await vote(unsure[i], read[i], marks)));
+  for (let i = 0; i < unsure.length; i++) out.push(...(await vote(unsure[i], read[i], marks, han)));
   return out.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
 }

@@ -118,7 +118,8 @@ async function recognize(img: GrayImage, dpi: number, glyph: number, opts: Extra
     return r === 'program' ? recognizeNative(toPbm(img), o) : recognizeJs(toPbm(img), o);
   });
   if (!paddle) return words;
-  return timed('paddle', opts, () => (e === 'vote' ? voteFull(img, words, glyph) : voteUnsure(img, words)));
+  const han = /(^|\+)chi_sim(\+|$)/.test(opts.ocrLangs);
+  return timed('paddle', opts, () => (e === 'vote' ? voteFull(img, words, glyph, han) : voteUnsure(img, words, han)));
 }
 
 /** Runs one OCR call and tells `opts.onOcr` its engine and time. */

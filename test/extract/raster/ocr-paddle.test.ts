@@ -81,4 +81,13 @@ describe.runIf(addonAvailable('eng+deu'))('vote', () => {
     const texts = voted.map((w) => w.text);
     for (const t of ['64.00', '108.00', '99.95', '326.34']) expect(texts).toContain(t);
   }, 180_000);
+
+  it('drops Han characters PP-OCR writes on specks of a page that is not Chinese, and keeps Tesseract’s case', async () => {
+    const at = (text: string, x0: number, confidence: number): OcrWord => ({ text, x0, y0: 10, x1: x0 + 40, y1: 30, confidence, lineHeight: 20, image: 1 });
+    expect(await vote([], [at('中', 0, 0.95)])).toEqual([]);
+    expect((await vote([], [at('中', 0, 0.95)], null, true)).map((w) => w.text)).toEqual(['中']);
+    expect((await vote([at('(CO2)', 0, 0.7)], [at('(co2)', 2, 0.99)])).map((w) => w.text)).toEqual(['(CO2)']);
+    // Tesseract dropped the decimal point; the page's amounts have theirs (its mark pattern).
+    expect((await vote([at('27861', 0, 0.95)], [at('278.61', 1, 0.9)], /\d\.\d{1,2}\)?$/)).map((w) => w.text)).toEqual(['278.61']);
+  });
 });
