@@ -15,12 +15,17 @@ const BLANK_ROWS = 2;
 const EDGE_EM = 1;
 /** A single-chunk line wider than this share of the text body is prose, which ends a block. */
 const PROSE_SHARE = 0.55;
+/** A chunk of this many words over that share is a sentence, whatever else its line holds. */
+const PROSE_WORDS = 6;
 
 /** Candidate table blocks of a page, top to bottom. */
 export function tableBlocks(lines: TextLine[]): TextLine[][] {
   if (lines.length === 0) return [];
   const bodyX0 = Math.min(...lines.map((l) => l.x0)), bodyX1 = Math.max(...lines.map((l) => l.x1));
-  const prose = (l: TextLine) => l.chunks.length === 1 && l.x1 - l.x0 > PROSE_SHARE * (bodyX1 - bodyX0);
+  const wide = (x0: number, x1: number) => x1 - x0 > PROSE_SHARE * (bodyX1 - bodyX0);
+  // A sentence with a wider space in it ("Notes:  numbers in parentheses are …") is still prose:
+  // no table cell runs over half the text body with that many words.
+  const prose = (l: TextLine) => (l.chunks.length === 1 && wide(l.x0, l.x1)) || l.chunks.some((c) => c.words.length >= PROSE_WORDS && wide(c.x0, c.x1));
   const blocks: TextLine[][] = [];
   let cur: TextLine[] = [];
   const flush = () => {
@@ -72,8 +77,8 @@ function sameTable(a: TextLine[], b: TextLine[], lines: TextLine[]): boolean {
  * and number set apart from the title, so it reads as a row of two cells. It is not a row: it
  * is dropped, and the lines under a figure's caption are the figure's labels, not a table.
  */
-const TABLE_CAPTION = /^(table|tab\.|tabelle|tableau|tabla|tabella|tabel)\s*[\dIVX]+(\.\d+)*[.:]?(\s|$)/i;
-const FIGURE_CAPTION = /^(figure|fig\.|chart|graph|diagram|exhibit|abbildung|abb\.|graphique|gráfico|grafico|grafiek|figura)\s*[\dIVX]+(\.\d+)*[.:]?(\s|$)/i;
+const TABLE_CAPTION = /^(table|tab\.|tabelle|tableau|tabla|tabella|tabel)\s*[\dIVX]+(\.\d+)*([.:]?(\s|$)|\s?[—–-])/i;
+const FIGURE_CAPTION = /^(figure|fig\.|chart|graph|diagram|exhibit|abbildung|abb\.|graphique|gráfico|grafico|grafiek|figura)\s*[\dIVX]+(\.\d+)*([.:]?(\s|$)|\s?[—–-])/i;
 
 function withoutCaption(block: TextLine[]): { block: TextLine[]; figure: boolean } {
   const first = block[0]?.chunks[0]?.text.trim() ?? '';

@@ -29,12 +29,18 @@ function lowStretches(cover: number[], k: number, minGap: number): [number, numb
     while (j < n && cover[j] <= k) j++;
     let min = Infinity;
     for (let t = i; t < j; t++) min = Math.min(min, cover[t]);
-    for (let t = i; t < j; ) {
-      if (cover[t] !== min) { t++; continue; }
-      let u = t;
-      while (u < j && cover[u] === min) u++;
-      if (u - t >= minGap && t > 0 && u < n) gaps.push([t, u]);
-      t = u;
+    // A header centred over a gutter ("1994" over the gap between two "Round" columns) leaves
+    // only slivers at the lowest cover: then the gutter is the stretch under the next level up.
+    for (let level = min; level <= k; level++) {
+      const found: [number, number][] = [];
+      for (let t = i; t < j; ) {
+        if (cover[t] > level) { t++; continue; }
+        let u = t;
+        while (u < j && cover[u] <= level) u++;
+        if (u - t >= minGap && t > 0 && u < n) found.push([t, u]);
+        t = u;
+      }
+      if (found.length) { gaps.push(...found); break; }
     }
     i = j;
   }
@@ -97,12 +103,29 @@ function splitByWords(lines: TextLine[], x0: number, x1: number, size: number): 
   return cut(x0, x1, gaps);
 }
 
+/**
+ * A gutter that chunks cross must part two columns that each hold chunks of their own on two
+ * lines or more: left-aligned labels of differing lengths ("age", "weekly wage", "duration of
+ * stay") leave such a low stretch inside their column, with a stray title line beside it.
+ */
+function joinThin(lines: TextLine[], cols: Columns): Columns {
+  const own = ([a, b]: [number, number]) => lines.filter((l) => l.chunks.some((c) => c.x0 >= a - STEP && c.x1 <= b + STEP)).length;
+  const out: Columns = [];
+  for (const col of cols) {
+    const prev = out[out.length - 1];
+    const crossed = prev && lines.some((l) => l.chunks.some((c) => c.x0 < prev[1] && c.x1 > col[0]));
+    if (prev && crossed && (own(prev) < 2 || own(col) < 2)) out[out.length - 1] = [prev[0], col[1]];
+    else out.push([col[0], col[1]]);
+  }
+  return out;
+}
+
 export function findColumns(lines: TextLine[], size: number): Columns {
   const x0 = Math.min(...lines.map((l) => l.x0)), x1 = Math.max(...lines.map((l) => l.x1));
   const k = Math.max(1, Math.floor(lines.length * SPAN_SHARE));
   // A gutter narrower than this is the space inside a phrase that happens to line up.
   const minGap = Math.max(2, 0.5 * size) / STEP;
-  const cols = cut(x0, x1, lowStretches(projection(lines.map((l) => l.chunks), x0, x1), k, minGap));
+  const cols = joinThin(lines, cut(x0, x1, lowStretches(projection(lines.map((l) => l.chunks), x0, x1), k, minGap)));
   const split = cols.flatMap(([a, b]) => splitByWords(lines, a, b, size));
   // A column no word is centred in is the hole a spanning header leaves between two gutters.
   const centred = split.filter(([a, b]) => lines.some((l) => l.words.some((w) => (w.x0 + w.x1) / 2 > a && (w.x0 + w.x1) / 2 < b)));

@@ -143,6 +143,9 @@ function numberedHeadings(rows: Row[], nCols: number): boolean {
   });
 }
 
+/** This share of a block's cells reading as numbers makes it figures, not prose. */
+const MOSTLY_FIGURES = 0.5;
+
 /** Lists (a bullet or dash column) and prose in columns are not tables. */
 function looksLikeTable(rows: Row[], nCols: number): boolean {
   if (nCols < 2 || rows.length < 2) return false;
@@ -153,8 +156,11 @@ function looksLikeTable(rows: Row[], nCols: number): boolean {
   if (multi < 2) return false;
   // Justified prose cut at its widest spaces: most pieces start in lower case, mid-sentence;
   // table cells start with a capital, a digit or a sign (0.4 sits between the two on eu-020).
+  // A block whose cells are mostly figures is a table whatever case its labels take ("age",
+  // "weekly wage" beside columns of estimates): prose cut at its spaces leaves few figures.
   const texts = cells.map(textOf).filter((t) => /^\p{L}/u.test(t));
-  if (texts.length >= 4 && texts.filter((t) => /^\p{Ll}/u.test(t)).length > 0.4 * texts.length) return false;
+  const figures = cells.filter((c) => isNumeric(textOf(c))).length;
+  if (figures < MOSTLY_FIGURES * cells.length && texts.length >= 4 && texts.filter((t) => /^\p{Ll}/u.test(t)).length > 0.4 * texts.length) return false;
   if (isChart(rows, nCols)) return false;
   if (numberedHeadings(rows, nCols)) return false;
   const first = cells.filter((c) => c.col === 0 && c.span === 1).map(textOf);
