@@ -130,6 +130,13 @@ export const FieldSchema = Type.Object(
   { title: 'Field' },
 );
 
+const TextBox = Type.Object({ text: Type.String(), bbox: BBox });
+
+export const KeyValuePairSchema = Type.Object(
+  { key: TextBox, value: TextBox, page: Type.Integer(), bbox: BBox, confidence: Type.Number({ minimum: 0, maximum: 1 }) },
+  { title: 'KeyValuePair' },
+);
+
 export const FieldsSchema = Type.Object(
   {
     ...(Object.fromEntries(FIELD_NAMES.map((n) => [n, nullableOf(FieldSchema)])) as Record<FieldName, ReturnType<typeof nullableOf<typeof FieldSchema>>>),
@@ -143,6 +150,7 @@ export const DocumentResultSchema = Type.Object(
     ...documentProperties,
     document_type: Type.Unsafe<DocumentType | null>({ type: ['string', 'null'], enum: [...DOCUMENT_TYPES, null] }),
     fields: nullableOf(FieldsSchema),
+    key_value_pairs: nullableOf(Type.Array(KeyValuePairSchema)),
     line_items: nullableOf(Type.Array(LineItemSchema)),
     tables: nullableOf(Type.Array(TableSchema)),
     totals: nullableOf(TotalsSchema),

@@ -60,7 +60,7 @@ export function documentView(row: DocumentRow): DocumentView {
  */
 export function documentResultView(row: DocumentResultRow, view: 'corrected' | 'extracted' = 'corrected'): DocumentResultView {
   const doc = documentView(row);
-  if (doc.status !== 'succeeded' || row.result_json === null) return { ...doc, document_type: null, fields: null, line_items: null, tables: null, totals: null };
+  if (doc.status !== 'succeeded' || row.result_json === null) return { ...doc, document_type: null, fields: null, key_value_pairs: null, line_items: null, tables: null, totals: null };
   const result = JSON.parse(row.result_json) as Partial<ExtractResult>;
   const correction = view === 'corrected' ? parseCorrection(row.corrections_json) : null;
   // Results stored before documents were classified have neither a type nor fields.
@@ -68,6 +68,7 @@ export function documentResultView(row: DocumentResultRow, view: 'corrected' | '
     ...doc,
     document_type: result.document_type ?? null,
     fields: fieldsView(result, correction),
+    key_value_pairs: result.key_value_pairs ?? [],
     line_items: correction?.line_items ?? result.line_items ?? [],
     tables: tablesView(result.tables ?? [], correction),
     totals: result.totals ?? null,

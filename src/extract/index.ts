@@ -40,7 +40,7 @@ export async function extractDocument(bytes: Uint8Array, options: Partial<Extrac
     const lines = documentLines(layouts);
     const locale = documentLocale(layouts, lines);
     const doc = understandDocument(layouts, tables, extractLineItems(tables, layouts, locale), { lines, locale });
-    const result: ExtractResult = { page_count: layouts.length, document_type: doc.document_type, fields: doc.fields, tables, line_items: doc.line_items, totals: doc.totals };
+    const result: ExtractResult = { page_count: layouts.length, document_type: doc.document_type, fields: doc.fields, key_value_pairs: doc.key_value_pairs, tables, line_items: doc.line_items, totals: doc.totals };
     return teach(result, layouts, { customFields: opts.customFields, vendorMemory: opts.vendorMemory, order: locale.order });
   } catch (err) {
     throw err instanceof ExtractError ? err : new ExtractError('extraction_failed', `extraction failed: ${(err as Error)?.message ?? String(err)}`);

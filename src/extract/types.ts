@@ -107,6 +107,18 @@ export interface Field<T = string | number> {
   bbox: BBox;
   /** Where the value came from; unset means the engine's own reading (API.md §4b). */
   source?: FieldSource;
+  /** True only for a value a person corrected; false when absent. */
+  corrected?: boolean;
+}
+
+/** A label and the value printed with it (API.md §4 `key_value_pairs`): on its line, under it, or in a block beside it. */
+export interface KeyValuePair {
+  key: { text: string; bbox: BBox };
+  value: { text: string; bbox: BBox };
+  page: number;
+  /** Box around key and value. */
+  bbox: BBox;
+  confidence: number;
 }
 
 /** `engine`: read by the rules; `vendor_memory`: read the way a correction taught; `correction`: typed by a person. */
@@ -154,6 +166,7 @@ export interface ExtractResult {
   page_count: number;
   document_type: DocumentType;
   fields: Fields;
+  key_value_pairs: KeyValuePair[];
   tables: Table[];
   line_items: LineItem[];
   totals: Totals | null;

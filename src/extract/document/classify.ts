@@ -32,6 +32,8 @@ const RECEIPT_CUES = W(
   'cash|change|card|visa|mastercard|bar|gegeben|rückgeld|wechselgeld|espèces|rendu|monnaie|efectivo|cambio|tarjeta|contant|wisselgeld|pin|contanti|resto|troco|dinheiro|thank you|vielen dank|merci|gracias|bedankt|grazie|obrigado',
 );
 const JA_RECEIPT_CUES = /お預り|お釣り|合計点数|ありがとう/;
+/** A till's payment block: a line that opens with cash, tendered or change and ends in an amount. */
+const TILL = /^(cash|cash tendered|tendered|change|change due|rounding|rückgeld|wechselgeld|gegeben|bar|espèces|rendu|monnaie|efectivo|cambio|contant|wisselgeld|contanti|resto|troco|dinheiro|お預り|お釣り)\b.*\d[.,]\d{2}\s*$/iu;
 const TIME = /(?<!\d)([01]?\d|2[0-3]):[0-5]\d(?!\d)/;
 
 /** Text that is only a document title (`INVOICE`, `請求書`): neither a vendor nor an address. */
@@ -77,17 +79,19 @@ export function hasTopTitle(lines: TextLine[]): boolean {
   return (['invoice', 'receipt', 'bank_statement'] as const).some((t) => titleScore(lines, t) >= 4);
 }
 
-/** The document's type. */
+/** The document's type (`other` unless one type's title or a till's payment block says it, with its cues). */
 export function classify(lines: TextLine[], cues: Cues): DocumentType {
   const f = cues.fields;
   const has = (...names: (keyof Fields)[]) => names.filter((n) => f[n] !== null).length;
   const text = lines.slice(0, 200).map((l) => joinWords(l.words));
   const receiptCues = text.filter((t) => RECEIPT_CUES.test(t) || JA_RECEIPT_CUES.test(t)).length;
+  // A till's cash-and-change block makes a receipt whatever its title (`Simplified tax invoice`).
+  const till = text.filter((t) => TILL.test(t)).length >= 2 && f.total !== null;
   const roles = new Set(cues.roles);
   const scores: Record<Exclude<DocumentType, 'other'>, number> = {
     invoice: titleScore(lines, 'invoice') + Math.min(4, has('invoice_number', 'due_date', 'customer_name', 'vendor_tax_id', 'subtotal', 'tax', 'total', 'payment_terms', 'order_number')),
     receipt:
-      titleScore(lines, 'receipt') +
+      Math.max(titleScore(lines, 'receipt'), till ? 5 : 0) +
       Math.min(4, has('total', 'tax') + Math.min(2, receiptCues) + (text.slice(0, 10).some((t) => TIME.test(t)) ? 1 : 0) + (cues.textShare < 0.5 ? 1 : 0)),
     bank_statement:
       titleScore(lines, 'bank_statement') +

@@ -4,11 +4,13 @@
  */
 import { FIELD_NAMES, type Field, type Fields, type Word } from '../types.js';
 import type { Convention } from '../locale/numbers.js';
+import { candidate, choose, externalCandidates, type ExternalCandidates, type FieldCandidate } from './choose.js';
+import type { Pair } from './kv.js';
 import { findDate, type DateOrder } from '../locale/dates.js';
 import { findIbans } from './iban.js';
-import { field, firstLabelled, labelledConfidence, readIdentifier, type Candidate } from './labelled.js';
+import { candidates, field, firstLabelled, labelledConfidence, readIdentifier, type Candidate } from './labelled.js';
 import { joinWords, type TextLine } from '../locale/lines.js';
-import { moneyFields } from './money.js';
+import { cashAndChange, moneyCandidates } from './money.js';
 import { customerName, vendorAddress, vendorName, vendorTaxId } from './parties.js';
 import { accountNumber, statementPeriod } from './statement.js';
 
@@ -19,6 +21,10 @@ export interface ReadContext {
   currency: Field | null;
   /** Top of the first table on page 1 (the head of the document is above it). */
   tableTop: number;
+  /** The document's key-value pairs. */
+  pairs: Pair[];
+  /** Candidates from outside the engine (vendor memory), tried first. */
+  external?: ExternalCandidates;
 }
 
 /** Fields all null. */
@@ -36,17 +42,38 @@ function readDate(order: DateOrder) {
   };
 }
 
-/** A date printed in the head of the first page without a label (`30.11.2026 14:32` on a receipt). */
-function unlabelledDate(lines: TextLine[], ctx: ReadContext): Field | null {
+/** Dates printed without a label on page 1 (`30.11.2026 14:32` on a receipt), the first surest. */
+function unlabelledDates(lines: TextLine[], ctx: ReadContext): FieldCandidate[] {
+  const out: FieldCandidate[] = [];
   for (const l of lines) {
-    if (l.page !== lines[0]!.page || l.bbox[1] >= ctx.tableTop) break;
+    if (l.page !== lines[0]!.page || out.length >= 3) break;
     const d = findDate(joinWords(l.words), ctx.order);
-    if (d) {
-      const used = l.words.filter((w) => d.raw.includes(w.text));
-      return field(d.iso, used.length ? used : l.words, l.page, 0.6, d.raw);
-    }
+    if (!d) continue;
+    const used = l.words.filter((w) => d.raw.includes(w.text));
+    const f = field(d.iso, used.length ? used : l.words, l.page, 1, d.raw);
+    // Under the first table a date is less sure: it may be an item's or a booking's.
+    out.push({ field: f, score: (l.bbox[1] < ctx.tableTop ? 0.6 : 0.5) * f.confidence - out.length * 0.02, via: 'position' });
   }
-  return null;
+  return out;
+}
+
+/** Every labelled reading of a label field, scored by how the value sits and by `rate` (0 drops it). */
+function labelled(lines: TextLine[], name: Parameters<typeof candidates>[1], read: (c: Candidate) => Field | null, rate: (f: Field, c: Candidate) => number = () => 1): FieldCandidate[] {
+  const out: FieldCandidate[] = [];
+  for (const c of candidates(lines, name)) {
+    const f = read(c);
+    if (!f) continue;
+    const r = rate(f, c);
+    if (r > 0) out.push({ field: f, score: f.confidence * r - out.length * 0.01, via: 'label' });
+  }
+  return out;
+}
+
+/** An identifier's plausibility: a bare house number or a single digit is a poor invoice number (`A-17`, `2026/0457` are fine). */
+function identifierRate(f: Field): number {
+  const v = String(f.value);
+  const digits = (v.match(/\d/g) ?? []).length;
+  return digits >= 3 || /[\p{L}/_-]/u.test(v) ? 1 : digits === 2 ? 0.8 : 0.6;
 }
 
 const TERMS = /(?<![\p{L}])(net \d+|due (?:within|in) \d+ days|payable (?:within|in) \d+ days|zahlbar (?:innerhalb|binnen|sofort|bis)|zahlungsziel|payable à|à \d+ jours|a \d+ días|binnen \d+ dagen|entro \d+ giorni|em \d+ dias)/iu;
@@ -79,28 +106,36 @@ function iban(lines: TextLine[]): Field | null {
   return null;
 }
 
-/** Every field found in `lines`. */
+/** Every field found in `lines`: for each, the best of its candidates (outside ones first). */
 export function readFields(lines: TextLine[], ctx: ReadContext): Fields {
   const f = emptyFields();
-  f.invoice_number = firstLabelled(lines, 'invoice_number', readIdentifier);
-  f.order_number = firstLabelled(lines, 'order_number', readIdentifier);
-  f.issue_date = firstLabelled(lines, 'issue_date', readDate(ctx.order)) ?? unlabelledDate(lines, ctx);
-  f.due_date = firstLabelled(lines, 'due_date', readDate(ctx.order));
+  const ext = (n: keyof Fields) => externalCandidates(ctx.external, n);
+  const pick = (n: keyof Fields, ...cands: FieldCandidate[][]) => (f[n] = choose([...ext(n), ...cands.flat()]));
+  pick('invoice_number', labelled(lines, 'invoice_number', readIdentifier, identifierRate));
+  pick('order_number', labelled(lines, 'order_number', readIdentifier));
+  pick('issue_date', labelled(lines, 'issue_date', readDate(ctx.order)), unlabelledDates(lines, ctx));
+  pick('due_date', labelled(lines, 'due_date', readDate(ctx.order)));
   if (f.due_date && f.issue_date && f.due_date.value === f.issue_date.value && f.due_date.bbox.join() === f.issue_date.bbox.join()) f.due_date = null;
-  f.currency = ctx.currency;
-  Object.assign(f, moneyFields(lines, ctx.conv));
-  f.customer_name = customerName(lines);
+  // A due date before the issue date, or years away from it, is another date.
+  if (f.due_date && f.issue_date && (f.due_date.value < f.issue_date.value || Math.abs(Date.parse(String(f.due_date.value)) - Date.parse(String(f.issue_date.value))) > 400 * 864e5)) f.due_date = { ...f.due_date, confidence: Math.round(f.due_date.confidence * 60) / 100 };
+  pick('currency', candidate(ctx.currency, 'position'));
+  const money = moneyCandidates(lines, ctx.pairs, ctx.conv, cashAndChange(lines, ctx.conv));
+  for (const n of ['subtotal', 'tax', 'total', 'amount_due', 'opening_balance', 'closing_balance'] as const) pick(n, money[n]);
+  pick('customer_name', candidate(customerName(lines), 'label'));
   const vendor = vendorName(lines, ctx.tableTop);
   if (vendor && vendor.field.value !== f.customer_name?.value) {
-    f.vendor_name = vendor.field;
-    f.vendor_address = vendorAddress(lines, vendor);
+    pick('vendor_name', candidate(vendor.field, 'position'));
+    pick('vendor_address', candidate(vendorAddress(lines, vendor), 'position'));
+  } else {
+    pick('vendor_name');
+    pick('vendor_address');
   }
-  f.vendor_tax_id = vendorTaxId(lines);
-  f.iban = iban(lines);
-  f.payment_terms = paymentTerms(lines);
-  f.account_number = accountNumber(lines);
+  pick('vendor_tax_id', candidate(vendorTaxId(lines), 'label'));
+  pick('iban', candidate(iban(lines), 'position'));
+  pick('payment_terms', candidate(paymentTerms(lines), 'label'));
+  pick('account_number', candidate(accountNumber(lines), 'label'));
   const period = statementPeriod(lines, ctx.order);
-  if (period) [f.period_start, f.period_end] = [period.start, period.end];
+  if (period) [f.period_start, f.period_end] = [choose(candidate(period.start, 'label')), choose(candidate(period.end, 'label'))];
   // The issue date of a statement is not its period's first day.
   if (period && f.issue_date && f.issue_date.confidence < 0.7) f.issue_date = null;
   return f;

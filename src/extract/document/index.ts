@@ -1,44 +1,58 @@
 /**
- * Document understanding (API.md §4): the type of a document, its fields, and whether its item
- * table's rows are line items at all. A report (`other`) keeps its tables and gets no line items,
- * no totals and no fields; an invoice or receipt keeps only items of a table with a header or
- * with totals under it; a statement has no invoice fields, an invoice no statement fields.
+ * Document understanding (API.md §4): the key-value pairs a document prints, its fields (on every
+ * document, whatever its type), its type beside them, and whether its item table's rows are line
+ * items at all. A report (`other`) keeps its tables and gets no line items and no totals; an
+ * invoice or receipt keeps only items of a table with a header or with totals under it; a
+ * statement has no invoice fields, an invoice no statement fields.
  */
 import type { DocumentType, ExtractResult, Fields, PageLayout, Table } from '../types.js';
+import type { ExternalCandidates } from './choose.js';
+import { findPairs, keyValuePairs } from './kv.js';
 import type { LineItemsResult } from '../lineitems/index.js';
 import { mapColumns } from '../lineitems/columns.js';
 import { toGrid } from '../lineitems/grid.js';
-import { classify, hasTopTitle } from './classify.js';
+import { classify } from './classify.js';
 import { checkFields, mergeTotals } from './checks.js';
-import { emptyFields, readFields } from './fields.js';
+import { readFields } from './fields.js';
 import { documentLines, type TextLine } from '../locale/lines.js';
 import { documentLocale, type Locale } from '../locale/index.js';
 
 export { findDate, findPeriod, type DateOrder } from '../locale/dates.js';
+export { findValue, type ValueType } from './find.js';
+export { choose, type FieldCandidate, type ExternalCandidates } from './choose.js';
 export { isValidIban, findIbans } from './iban.js';
 
 const INVOICE_ONLY: (keyof Fields)[] = ['invoice_number', 'due_date', 'subtotal', 'tax', 'total', 'amount_due', 'order_number', 'payment_terms'];
 const STATEMENT_ONLY: (keyof Fields)[] = ['account_number', 'period_start', 'period_end', 'opening_balance', 'closing_balance'];
 
-type Understood = Pick<ExtractResult, 'document_type' | 'fields' | 'line_items' | 'totals'>;
+type Understood = Pick<ExtractResult, 'document_type' | 'fields' | 'key_value_pairs' | 'line_items' | 'totals'>;
 
 /** Type, fields, and the line items and totals that stand, from the pages, their tables and the item-table reading. */
-export function understandDocument(pages: PageLayout[], tables: Table[], found: LineItemsResult, known?: { lines: TextLine[]; locale: Locale }): Understood {
+export function understandDocument(
+  pages: PageLayout[],
+  tables: Table[],
+  found: LineItemsResult,
+  known?: { lines?: TextLine[]; locale?: Locale; external?: ExternalCandidates },
+): Understood {
   const lines = known?.lines ?? documentLines(pages);
   const locale = known?.locale ?? documentLocale(pages, lines);
-  if (!hasTopTitle(lines)) return { document_type: 'other', fields: emptyFields(), line_items: [], totals: null };
+  const pairs = findPairs(lines);
+  const key_value_pairs = keyValuePairs(pairs);
   const first = pages[0];
   const firstTables = tables.filter((t) => t.page === first?.page);
   const tableTop = firstTables.length ? Math.min(...firstTables.map((t) => t.bbox[1])) : (first?.height ?? Infinity);
-  const fields = readFields(lines, { conv: locale.conv, order: locale.order, currency: locale.currency, tableTop });
+  const fields = readFields(lines, { conv: locale.conv, order: locale.order, currency: locale.currency, tableTop, pairs, external: known?.external });
 
   const item = found.line_items[0];
   const roles = item ? mapColumns(toGrid(tables[item.table_index]!)).roles : [];
   const textShare = first && first.words.length ? (Math.max(...first.words.map((w) => w.x1)) - Math.min(...first.words.map((w) => w.x0))) / first.width : 1;
   const type: DocumentType = classify(lines, { fields, roles, textShare });
-  if (type === 'other') return { document_type: type, fields: emptyFields(), line_items: [], totals: null };
+  // A report keeps its fields (a date, a vendor) but its tables are no items and it has no totals.
+  if (type === 'other') return { document_type: type, fields: stamped(fields), key_value_pairs, line_items: [], totals: null };
 
   for (const n of type === 'bank_statement' ? INVOICE_ONLY : STATEMENT_ONLY) fields[n] = null;
+  // A statement's unlabelled date under its table is a booking's, not the statement's.
+  if (type === 'bank_statement' && fields.issue_date && fields.issue_date.confidence <= 0.5) fields.issue_date = null;
   if (type === 'bank_statement' && !fields.account_number && fields.iban) fields.account_number = { ...fields.iban, confidence: 0.8 };
   // Items from a table with neither a header nor totals under it are a guess we do not make.
   const headed = found.line_items.some((i) => Object.keys(i.cells).some((k) => !/^column_\d+$/.test(k)));
@@ -48,5 +62,15 @@ export function understandDocument(pages: PageLayout[], tables: Table[], found: 
   const flags = type === 'bank_statement' ? [] : checkFields(fields, items);
   let totals = type === 'bank_statement' ? found.totals : mergeTotals(items.length ? found.totals : null, fields, flags);
   if (totals && totals.currency === null && docCurrency) totals = { ...totals, currency: docCurrency };
-  return { document_type: type, fields, line_items: items, totals };
+  return { document_type: type, fields: stamped(fields), key_value_pairs, line_items: items, totals };
+}
+
+/** Every field with its source (`engine` unless found otherwise) and `corrected: false` (API.md §4). */
+function stamped(fields: Fields): Fields {
+  const out = { ...fields };
+  for (const k of Object.keys(out) as (keyof Fields)[]) {
+    const f = out[k];
+    if (f) out[k] = { ...f, source: f.source ?? 'engine', corrected: f.corrected ?? false };
+  }
+  return out;
 }

@@ -3,11 +3,13 @@
  * document's summary lines: a summary label (lineitems/vocabulary.ts) followed by one number
  * at the end of the line.
  */
-import type { Field, Word } from '../types.js';
+import type { Word } from '../types.js';
 import { cents, normalizeText, parseNumber, type Convention } from '../locale/numbers.js';
 import { summaryKind, type SummaryKind } from '../lineitems/vocabulary.js';
 import { labelRegex } from '../locale/labels.js';
 import { field } from './labelled.js';
+import type { FieldCandidate } from './choose.js';
+import type { Pair } from './kv.js';
 import { joinWords, type TextLine } from '../locale/lines.js';
 
 /** One summary line: what it says it is, its value, and the words of label and value. */
@@ -24,9 +26,21 @@ export interface MoneyLine {
 /** A money figure in a label (`Total station rental 2 100.00`) makes it an item, not a summary line. */
 const FIGURE = /\d[.,]\d{2}(?!\d)|\d{4,}/;
 
+/**
+ * OCR'd amounts split by the ink (`85. 54`, `37 50` for 37.50): the last two words as one
+ * amount, when the first ends in a digit or a decimal mark and the second is two digits.
+ */
+function inkedNumber(words: Word[], conv: Convention | null): Word[] {
+  const [a, b] = [words[words.length - 2], words[words.length - 1]];
+  if (!a || !b || a.confidence === null || !/^\d{2}$/.test(b.text) || !/^\d{1,4}[.,]?$/.test(a.text)) return words;
+  const mark = conv === 'comma' ? ',' : '.';
+  const text = /[.,]$/.test(a.text) ? a.text + b.text : a.text + mark + b.text;
+  return [...words.slice(0, -2), { ...a, text, x1: b.x1, y0: Math.min(a.y0, b.y0), y1: Math.max(a.y1, b.y1), confidence: Math.min(a.confidence, b.confidence ?? 1) * 0.9 }];
+}
+
 /** The summary line `line` is, or null. The number is the longest run of up to four words at the end that reads as one. */
 export function moneyLine(line: TextLine, conv: Convention | null): MoneyLine | null {
-  const words = line.words;
+  const words = inkedNumber(line.words, conv);
   for (let k = Math.min(4, words.length - 1); k >= 1; k--) {
     const number = words.slice(words.length - k);
     const parsed = parseNumber(number.map((w) => w.text).join(' '), conv);
@@ -44,25 +58,159 @@ export function moneyLine(line: TextLine, conv: Convention | null): MoneyLine | 
   return null;
 }
 
-/** The money fields of a document from its lines. */
-export function moneyFields(lines: TextLine[], conv: Convention | null): Record<'subtotal' | 'tax' | 'total' | 'amount_due' | 'opening_balance' | 'closing_balance', Field | null> {
-  const found = lines.map((l) => moneyLine(l, conv)).filter((m): m is MoneyLine => m !== null);
-  const one = (m: MoneyLine | undefined, confidence = 0.9) => (m ? field(m.value, m.number, m.line.page, confidence) : null);
-  const taxes = found.filter((m) => m.kind === 'tax');
-  // Several tax lines (7 % and 19 %) add up to the tax.
-  let tax: Field | null = null;
-  if (taxes.length) {
-    const words = taxes.flatMap((m) => (m.line.page === taxes[0]!.line.page ? m.number : []));
-    const value = cents(taxes.reduce((s, m) => s + m.value, 0));
-    tax = field(value, words, taxes[0]!.line.page, taxes.length > 1 ? 0.85 : 0.9, taxes.map((m) => joinWords(m.number)).join(' + '));
-  }
-  const total = found.find((m) => m.kind === 'total' && !/^(amount|balance) due/i.test(joinWords(m.label))) ?? found.find((m) => m.kind === 'total');
-  return {
-    subtotal: one(found.find((m) => m.kind === 'subtotal')),
-    tax,
-    total: one(total),
-    amount_due: one(found.find((m) => m.due)),
-    opening_balance: one(found.find((m) => m.kind === 'balance_open')),
-    closing_balance: one(found.find((m) => m.kind === 'balance_close')),
+type MoneyName = 'subtotal' | 'tax' | 'total' | 'amount_due' | 'opening_balance' | 'closing_balance';
+
+/** Labels of counts and discounts that open like a total (`Total Qty`, `Total Savings`): not money fields. */
+const NOT_MONEY = /(qty|quantity|items?\b|pcs|menge|anzahl|stück|articles?|discount|savings|rabatt|remise|descuento|sconto|points?|weight|gewicht|poids)/i;
+/** A total before tax (`Total Sales (Excluding GST)`, `Total HT`): the subtotal. */
+const NET_TOTAL = /(excl|exkl|excluding|before tax|before gst|\bnet(to)?\b|\bht\b|hors tax|sin iva|zonder btw|ohne)/i;
+/** Payment and change lines: never the total. */
+const PAYMENT = /^(cash|change|tendered|paid|payment|card|visa|master|credit|debit|bar|gegeben|rückgeld|wechselgeld|espèces|rendu|monnaie|efectivo|cambio|contant|wisselgeld|contanti|resto|troco)/i;
+/** An amount still open (`Offener Betrag`, `Balance due`) is due, not the total. */
+const STILL_OPEN = /(offen|balance due|amount due|restbetrag|reste à payer|montant dû|saldo pendiente|openstaand|da saldare)/i;
+
+interface Money {
+  kind: MoneyName;
+  value: number;
+  label: string;
+  number: Word[];
+  page: number;
+  score: number;
+}
+
+/** Every reading of a money field: summary lines (a label, then the number at the end) and key-value pairs whose key is a summary label. */
+function moneyReadings(lines: TextLine[], pairs: Pair[], conv: Convention | null): Money[] {
+  const out: Money[] = [];
+  const add = (label: string, kind: SummaryKind | null, due: boolean, value: number, number: Word[], page: number, score: number) => {
+    const l = label.toLowerCase();
+    if (NOT_MONEY.test(l) || PAYMENT.test(l)) return;
+    if (due || (kind === 'total' && STILL_OPEN.test(l))) out.push({ kind: 'amount_due', value, label, number, page, score });
+    if (!kind || kind === 'carry') return;
+    const name: MoneyName = kind === 'balance_open' ? 'opening_balance' : kind === 'balance_close' ? 'closing_balance' : kind === 'total' && NET_TOTAL.test(l) ? 'subtotal' : kind;
+    if (name === 'total' && STILL_OPEN.test(l)) return;
+    out.push({ kind: name, value, label, number, page, score });
   };
+  for (const l of lines) {
+    const m = moneyLine(l, conv);
+    if (m) add(joinWords(m.label), m.kind, m.due, m.value, m.number, l.page, 0.9);
+  }
+  const seen = new Set(out.map((m) => m.number[0]));
+  for (const p of pairs) {
+    if (p.how === 'inline' && seen.has(p.value[0]!)) continue;
+    const label = joinWords(p.key).replace(/\s*[:：]$/, '');
+    const kind = summaryKind(label);
+    const due = labelRegex('amount_due').test(normalizeText(label).toLowerCase());
+    if (!kind && !due) continue;
+    const parsed = parseNumber(joinWords(p.value), conv);
+    if (!parsed || parsed.percent) continue;
+    add(label, kind, due, parsed.value, p.value, p.line.page, p.how === 'inline' ? 0.9 : 0.85);
+  }
+  return out;
+}
+
+const near = (a: number, b: number) => Math.abs(cents(a) - cents(b)) <= 0.011;
+
+/**
+ * The money fields as candidates, scored by label and checked by arithmetic: the total that
+ * the subtotal and tax add up to, or that cash minus change is, is preferred; a rounded total
+ * (what a till receipt is paid) over the unrounded; a tax as large as the total is no tax.
+ */
+export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Convention | null, paid: Paid): Record<MoneyName, FieldCandidate[]> {
+  const found = moneyReadings(lines, pairs, conv);
+  const of = (k: MoneyName) => found.filter((m) => m.kind === k);
+  // A candidate's score is its label's, times how sure the OCR was of its words.
+  const toCand = (m: Money, score = m.score): FieldCandidate => {
+    const f = field(m.value, m.number, m.page, 1);
+    return { field: f, score: score * f.confidence, via: 'label' };
+  };
+  const taxes = of('tax');
+  // Several tax lines (7 % and 19 %) add up to the tax; a row of taxes repeated in a summary is one.
+  const distinct = taxes.filter((t, i) => taxes.findIndex((u) => u.value === t.value && u.label === t.label) === i);
+  const taxCands: FieldCandidate[] = distinct.map((t) => toCand(t));
+  if (distinct.length > 1) {
+    const sum = cents(distinct.reduce((s, m) => s + m.value, 0));
+    const words = distinct.flatMap((m) => (m.page === distinct[0]!.page ? m.number : []));
+    taxCands.push({ field: field(sum, words, distinct[0]!.page, 1, distinct.map((m) => joinWords(m.number)).join(' + ')), score: 0.86, via: 'label' });
+  }
+  // A receipt's total in brackets (`( 47.70)`) that cash paid is the amount, not a credit.
+  if (paid.cash !== null) for (const m of found) if (m.kind === 'total' && m.value < 0) m.value = -m.value;
+  const subs = of('subtotal').map((m) => toCand(m));
+  const totals = of('total').map((m) => {
+    let score = m.score - 0.05;
+    const l = m.label.toLowerCase();
+    if (/round|arrondi|gerundet|redondeo/.test(l)) score += 0.04;
+    if (/grand|gesamt|brutto|ttc|incl|inkl|endbetrag|rechnungsbetrag|rechnungssumme|net à payer|to pay|payable/.test(l)) score += 0.03;
+    if (paid.cash !== null && m.value > paid.cash + 0.01) score -= 0.15;
+    if (paid.cash !== null && paid.change !== null && near(paid.cash - paid.change, m.value)) score += 0.08;
+    if (subs.some((s) => taxCands.some((t) => near((s.field.value as number) + (t.field.value as number), m.value)))) score += 0.08;
+    return toCand(m, score);
+  });
+  // Cash minus change is what a till receipt's total is, when no total could be read.
+  if (paid.cash !== null && paid.cashWords.length) {
+    const value = cents(paid.cash - (paid.change ?? 0));
+    if (value > 0) {
+      const f = field(value, paid.cashWords, paid.cashWords[0]!.page ?? 1, 1, joinWords(paid.cashWords));
+      totals.push({ field: f, score: (paid.change !== null ? 0.6 : 0.45) * f.confidence, via: 'position' });
+    }
+  }
+  // Subtotal and tax that add up to the chosen total are the ones; others lose.
+  const best = totals.reduce<FieldCandidate | null>((b, c) => (!b || c.score > b.score ? c : b), null);
+  if (best) {
+    const T = best.field.value as number;
+    for (const t of taxCands) if ((t.field.value as number) >= T && T > 0) t.score -= 0.4;
+    for (const s of subs) if (taxCands.some((t) => near((s.field.value as number) + (t.field.value as number), T))) s.score += 0.05;
+    for (const t of taxCands) if (subs.some((s) => near((s.field.value as number) + (t.field.value as number), T))) t.score += 0.05;
+  }
+  // An OCR'd total one digit away from what subtotal and tax add up to was misread: the sum decides.
+  if (best && best.field.confidence < 1) {
+    const T = best.field.value as number;
+    for (const sc of subs) {
+      for (const t of taxCands) {
+        const sum = cents((sc.field.value as number) + (t.field.value as number));
+        if (!near(sum, T) && oneDigitApart(sum.toFixed(2), T.toFixed(2))) {
+          totals.push({ field: { ...best.field, value: sum }, score: best.score + 0.01, via: 'label' });
+          best.score -= 0.2;
+        }
+      }
+    }
+  }
+  return {
+    subtotal: subs,
+    tax: taxCands,
+    total: totals,
+    amount_due: of('amount_due').map((m) => toCand(m, m.score - 0.05)),
+    opening_balance: of('opening_balance').map((m) => toCand(m)),
+    closing_balance: of('closing_balance').map((m) => toCand(m)),
+  };
+}
+
+/** Two amounts printed alike but for one digit (`38.75` and `39.75`). */
+function oneDigitApart(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diff++;
+  return diff === 1;
+}
+
+/** What was paid in cash and given back on a till receipt, when printed, with the cash line's words. */
+export interface Paid {
+  cash: number | null;
+  change: number | null;
+  cashWords: (Word & { page?: number })[];
+}
+
+/** What was paid in cash and given back on a till receipt, when printed. */
+export function cashAndChange(lines: TextLine[], conv: Convention | null): Paid {
+  const paid: Paid = { cash: null, change: null, cashWords: [] };
+  for (const l of lines) {
+    const t = l.lower;
+    const last = l.words[l.words.length - 1];
+    const n = parseNumber(last?.text ?? '', conv);
+    if (!n || n.percent || !/\d[.,]\d{2}$/.test(last!.text)) continue;
+    if (paid.cash === null && /^(cash|tendered|cash tendered|bar|gegeben|espèces|efectivo|contant|contanti|dinheiro)\b/.test(t)) {
+      paid.cash = n.value;
+      paid.cashWords = [{ ...last!, page: l.page }];
+    } else if (paid.change === null && /^(change|rückgeld|wechselgeld|rendu|monnaie rendue|cambio|wisselgeld|resto|troco)\b/.test(t)) paid.change = n.value;
+  }
+  return paid;
 }

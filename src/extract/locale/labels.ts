@@ -24,11 +24,12 @@ export type LabelField =
   /** Dates that are neither issue nor due date (delivery, order, service): read by no field, they only keep `Date` from matching inside them. */
   | 'other_date';
 
-const N = 'n[º°o]\\.?|nr\\.?|no\\.?|#';
+const N = '(?:n[º°o]\\.?|nr\\.?|no\\.?|#)';
 
 export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
   en: {
-    invoice_number: [`invoice (?:${N}|number|num\\.?)`, 'invoice', `credit note(?: ${N})?`, 'tax invoice', `receipt (?:${N}|number)`, `bill (?:${N}|number)`],
+    // A bare `Nº 2023-6013` opening a line (under an invoice title) when a number with a separator or of seven digits follows (not `No. 12, Jalan`: an address; `º` is `o` once normalised).
+    invoice_number: ['^(?:n[º°o]\\.?|#)(?=\\s*:?\\s*(?:[\\p{L}\\p{N}]*[-_/][\\p{L}\\p{N}_/-]*\\d|[\\p{L}]*\\d{7,})(?:\\s|$))', `invoice (?:${N}|number|num\\.?)`, 'invoice', `credit note(?: ${N})?`, 'tax invoice', `receipt (?:${N}|number)`, `bill (?:${N}|number)`],
     issue_date: ['invoice date', 'issue date', 'date of issue', 'issued on', 'dated', 'date'],
     due_date: ['due date', 'payment due', 'due by', 'due on', 'due', 'pay by'],
     order_number: [`(?:purchase )?order (?:${N}|number|ref\\.?)`, `po (?:${N}|number)`, 'p\\.o\\.', 'your order', 'po'],
@@ -43,7 +44,7 @@ export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
     other_date: ['delivery date', 'ship date', 'shipping date', 'order date', 'service date', 'date of supply', 'tax point', 'print date', 'value date'],
   },
   de: {
-    invoice_number: ['rechnungsnummer', 'rechnungs-nr\\.?', `rechnung (?:${N})`, 'rechnung', 'gutschrift', `gutschrift (?:${N})`, 'beleg-?nr\\.?', `quittung(?: ${N})?`],
+    invoice_number: ['rechnungsnummer', 'rechnungs-nr\\.?', `rechnung (?:${N})`, 'rechnung', 'gutschrift', `gutschrift (?:${N})`, 'beleg-?nr\\.?', `quittung(?: ${N})?`, `kassenbon(?: ${N})?`, 'bon-?nr\\.?', `bon ${N}`],
     issue_date: ['rechnungsdatum', 'belegdatum', 'ausstellungsdatum', 'datum'],
     due_date: ['fälligkeitsdatum', 'fällig am', 'fällig bis', 'fällig', 'zahlbar bis'],
     order_number: ['bestellnummer', 'bestell-nr\\.?', `bestellung (?:${N})`, 'ihre bestellung', 'auftragsnummer', 'auftrags-nr\\.?', `auftrag (?:${N})`],
@@ -62,7 +63,7 @@ export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
     issue_date: ['date de (?:la )?facture', "date d'émission", 'date de facturation', 'émise le', 'date'],
     due_date: ["date d'échéance", 'échéance', 'à payer avant le', 'payable le'],
     order_number: [`(?:${N} de )?commande(?: ${N})?`, 'bon de commande', 'votre commande'],
-    vendor_tax_id: ['n° tva(?: intracom(?:munautaire)?)?', 'tva intracom(?:munautaire)?', 'numéro de tva', 'siret', 'siren', 'tva'],
+    vendor_tax_id: ['n° tva(?: intracom(?:munautaire)?)?', 'tva intracom(?:munautaire)?', 'numéro de tva', 'tva'],
     customer_name: ['titulaire du compte', 'titulaire', 'facturé à', 'facturer à', 'client', 'destinataire', 'adresse de facturation'],
     payment_terms: ['conditions de paiement', 'conditions de règlement', 'modalités de paiement', 'règlement'],
     account_number: [`(?:${N} de )?compte`, 'numéro de compte'],
@@ -88,7 +89,7 @@ export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
     other_date: ['fecha de entrega', 'fecha de pedido', 'fecha de envío', 'fecha valor'],
   },
   nl: {
-    invoice_number: ['factuurnummer', `factuur(?: ${N})?`, 'creditnota', `bon(?: ${N})?`, 'kassabon'],
+    invoice_number: ['factuurnummer', `factuur(?: ${N})?`, 'creditnota', `bon ${N}`, 'kassabon'],
     issue_date: ['factuurdatum', 'datum'],
     due_date: ['vervaldatum', 'uiterste betaaldatum', 'te betalen voor'],
     order_number: ['ordernummer', 'bestelnummer', 'uw order', 'uw bestelling', 'inkoopordernummer'],

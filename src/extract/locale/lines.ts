@@ -69,3 +69,15 @@ export const box = (words: Word[]): BBox => unionBox(words.map((w) => [w.x0, w.y
 export function joinWords(words: Word[]): string {
   return normalizeText(words.map((w) => w.text).join(' '));
 }
+
+/** Runs of words of `l` with no gap wider than twice the type size: a two-column head's blocks. */
+export function blocks(l: TextLine): Word[][] {
+  const out: Word[][] = [];
+  for (const w of l.words) {
+    const last = out[out.length - 1];
+    const prev = last?.[last.length - 1];
+    if (prev && w.x0 - prev.x1 <= 2 * Math.max(w.size, prev.size)) last!.push(w);
+    else out.push([w]);
+  }
+  return out;
+}

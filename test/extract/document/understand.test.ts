@@ -26,10 +26,12 @@ const understand = (lines: string[]) => understandDocument([textPage(lines)], []
 const values = (r: ReturnType<typeof understand>) => Object.fromEntries(Object.entries(r.fields).filter(([, f]) => f).map(([k, f]) => [k, f!.value]));
 
 describe('document type', () => {
-  it('a report with totals and a statement word is other, with no fields', () => {
+  it('a report with totals and a statement word is other: it keeps the fields it prints, but no items and no totals', () => {
     const r = understand(['Household finance and consumption survey', 'Table 3: statements of the respondents', 'Total 1,234.50', 'VAT 20%']);
     expect(r.document_type).toBe('other');
-    expect(Object.values(r.fields).every((f) => f === null)).toBe(true);
+    expect(r.fields.total?.value).toBe(1234.5);
+    expect(r.line_items).toEqual([]);
+    expect(r.totals).toBeNull();
   });
   it('an invoice, a receipt and a statement by their titles and cues', () => {
     expect(understand(['ACME GmbH', 'Rechnung Nr. 2026-1', 'Datum: 01.12.2026', 'Gesamtbetrag 100,00']).document_type).toBe('invoice');
@@ -133,7 +135,8 @@ describe('cross-checks', () => {
     expect(r.fields.total!.confidence).toBeLessThan(0.9);
     const ok = understand(['Acme Ltd', 'Invoice A-1', 'Subtotal 100.00', 'VAT 20% 20.00', 'Total 120.00']);
     expect(ok.totals).toMatchObject({ subtotal: 100, tax: 20, total: 120, flags: [] });
-    expect(ok.fields.total!.confidence).toBe(0.9);
+    // A total that subtotal and tax agree with is surer than its label alone makes it.
+    expect(ok.fields.total!.confidence).toBeGreaterThanOrEqual(0.9);
   });
 });
 
@@ -143,5 +146,51 @@ describe('OCR confidence', () => {
     for (const w of p.words) w.confidence = w.text === 'A-17' ? 0.5 : 0.95;
     const r = understandDocument([p], [], { line_items: [], totals: null });
     expect(r.fields.invoice_number).toMatchObject({ value: 'A-17', confidence: 0.45 });
+  });
+});
+
+describe('fields on every document, from key-value pairs and typed candidates', () => {
+  it('reads the fields of a document no title types (`Beitragsrechnung`), each with source engine, uncorrected', () => {
+    const r = understand(['Verband Muster e.V.', 'Beitragsrechnung', 'Datum: 15.01.2026', 'Summe netto 100,00', 'MwSt 19 % 19,00', 'Gesamtbetrag 119,00']);
+    expect(values(r)).toMatchObject({ issue_date: '2026-01-15', subtotal: 100, tax: 19, total: 119 });
+    for (const f of Object.values(r.fields)) if (f) expect([f.source, f.corrected]).toEqual(['engine', false]);
+  });
+  it('pairs a label with its value on its line, under it, and a row of labels over a row of values', () => {
+    const r = understand([
+      'LE FOURNISSEUR SARL',
+      'Facture N° : F2026-7',
+      'Date',
+      '31/01/2026',
+      'TOTAL HT  TOTAL TVA  TOTAL TTC',
+      '100,00     20,00     120,00',
+    ]);
+    const kv = r.key_value_pairs.map((p) => [p.key.text, p.value.text]);
+    expect(kv).toEqual(expect.arrayContaining([['Date', '31/01/2026'], ['TOTAL HT', '100,00'], ['TOTAL TVA', '20,00'], ['TOTAL TTC', '120,00']]));
+    expect(values(r)).toMatchObject({ invoice_number: 'F2026-7', issue_date: '2026-01-31', subtotal: 100, tax: 20, total: 120 });
+  });
+  it('a till receipt titled tax invoice is a receipt; ringgit, day-first dates; the total read as cash minus change when its digits are unreadable', () => {
+    const r = understand(['KEDAI MAJU SDN BHD', '(12345-X)', 'NO 12, JALAN BESAR,', '81100 JOHOR BAHRU', 'GST ID: 000123456789', 'TAX INVOICE', 'Date: 09/10/2017 12:31', 'Rice 1 5.00', 'TOTAL RM O1C.€0', 'CASH RM 20.00', 'CHANGE RM 9.40']);
+    expect(r.document_type).toBe('receipt');
+    expect(values(r)).toMatchObject({ vendor_name: 'KEDAI MAJU SDN BHD', issue_date: '2017-10-09', total: 10.6, currency: 'MYR' });
+    expect(r.fields.vendor_address?.value).toBe('NO 12, JALAN BESAR,, 81100 JOHOR BAHRU');
+  });
+  it('a VAT number is the tax id, not the SIRET; an amount still open is due, not the total', () => {
+    const r = understand(['ACME SAS', 'Facture n° 2026-1', 'SIRET : 123 456 789 00012', 'N° TVA : FR 11 123456789', 'Total TTC 120,00', 'Offener Betrag 50,00']);
+    expect(values(r)).toMatchObject({ vendor_tax_id: 'FR 11 123456789', total: 120, amount_due: 50 });
+  });
+});
+
+describe('findValue (custom fields)', () => {
+  it('finds the value of any label, typed', async () => {
+    const { findValue } = await import('../../../src/extract/document/index.js');
+    const { documentLocale } = await import('../../../src/extract/locale/index.js');
+    const { documentLines } = await import('../../../src/extract/locale/lines.js');
+    const page = textPage(['ACME GmbH', 'Kostenstelle: KS-4711', 'Projektbudget: 1.234,50 EUR', 'Lieferdatum', '03.02.2026']);
+    const lines = documentLines([page]);
+    const locale = documentLocale([page], lines);
+    expect(findValue(lines, ['Kostenstelle', 'Cost centre'], 'text', locale)?.value).toBe('KS-4711');
+    expect(findValue(lines, ['Projektbudget'], 'amount', locale)?.value).toBe(1234.5);
+    expect(findValue(lines, ['Lieferdatum'], 'date', locale)?.value).toBe('2026-02-03');
+    expect(findValue(lines, ['Bestellnummer'], 'text', locale)).toBeNull();
   });
 });

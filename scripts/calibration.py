@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""calibration.py [--eval DIR] GT_DIR:OUT_DIR:SCORER ...
+
+Whether field confidences mean something: for every field Tablemill returned (non-null) that a
+dev set's ground truth holds, the band of its confidence and whether it is right, judged by the
+set's own scorer (`sroie` = sroie.py, `invoice` = invoice-fields.py, from --eval, by default
+../shared/eval). Prints, per confidence band, how many fields and the share right, over all the
+sets given together. Run from the project's root, e.g.
+
+  python3 scripts/calibration.py ../shared/data/sroie-dev:OUT_S:sroie ../shared/data/einvoices-dev:OUT_E:invoice
+"""
+import importlib.util, json, os, sys
+
+BANDS = [(0.0, 0.5), (0.5, 0.7), (0.7, 0.8), (0.8, 0.9), (0.9, 1.01)]
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def judged(gt_dir, out_dir, scorer, mods):
+    """(confidence, right) for each returned field the ground truth holds."""
+    out = []
+    for name in sorted(os.listdir(gt_dir)):
+        if not name.endswith(".json"):
+            continue
+        stem = name[:-5]
+        got_path = os.path.join(out_dir, stem + ".json")
+        if not os.path.exists(got_path):
+            continue
+        exp = json.load(open(os.path.join(gt_dir, name)))
+        fields = (json.load(open(got_path)).get("fields") or {})
+        if scorer == "sroie":
+            mod = mods["sroie"]
+            for theirs, ours, kind in mod.MAP:
+                f = fields.get(ours)
+                if not isinstance(f, dict) or theirs not in exp or f.get("value") in (None, ""):
+                    continue
+                ok, _ = mod.compare(kind, f["value"], exp[theirs])
+                out.append((f.get("confidence", 0), bool(ok)))
+        else:
+            mod = mods["invoice"]
+            for ours, theirs, kind in mod.MAP:
+                keys = theirs if isinstance(theirs, tuple) else (theirs,)
+                key = next((k for k in keys if k in exp), None)
+                f = fields.get(ours)
+                if key is None or not isinstance(f, dict) or f.get("value") is None:
+                    continue
+                out.append((f.get("confidence", 0), bool(mod.same(kind, f["value"], exp[key]))))
+    return out
+
+
+def main():
+    args = sys.argv[1:]
+    eval_dir = "../shared/eval"
+    if args[:1] == ["--eval"]:
+        eval_dir, args = args[1], args[2:]
+    mods = {"sroie": load(os.path.join(eval_dir, "sroie.py"), "sroie"), "invoice": load(os.path.join(eval_dir, "invoice-fields.py"), "invoice_fields")}
+    rows = []
+    for spec in args:
+        gt, out, scorer = spec.rsplit(":", 2)
+        rows += judged(gt, out, scorer, mods)
+    print("confidence band   fields   right   share right")
+    for lo, hi in BANDS:
+        inside = [ok for c, ok in rows if lo <= c < hi]
+        share = sum(inside) / len(inside) if inside else float("nan")
+        print(f"[{lo:.1f}, {min(hi, 1.0):.1f}{']' if hi > 1 else ')'}       {len(inside):6d}  {sum(inside):6d}   {share:.3f}")
+    print(f"all               {len(rows):6d}  {sum(ok for _, ok in rows):6d}   {sum(ok for _, ok in rows) / max(1, len(rows)):.3f}")
+
+
+if __name__ == "__main__":
+    main()
