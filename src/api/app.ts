@@ -8,7 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { KeyCache } from './key-cache.js';
-import { authHook } from './auth.js';
+import { AuthFailureLimit, authHook } from './auth.js';
 import type { AppDeps } from './deps.js';
 import { frameworkErrorHandler, MAX_PARAM_LENGTH, registerErrorHandling } from './errors.js';
 import { batchRoutes } from './routes/batches.js';
@@ -91,7 +91,9 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     async (v1) => {
       const keys = new KeyCache(deps.store.changes, deps.now);
       v1.addHook('onClose', async () => keys.close());
-      v1.addHook('onRequest', authHook(deps.store, deps.now, keys));
+      const { enabled, authFailuresPerMinute } = deps.config.rateLimits;
+      const failures = enabled ? new AuthFailureLimit(deps.store, authFailuresPerMinute) : undefined;
+      v1.addHook('onRequest', authHook(deps.store, deps.now, keys, failures));
       v1.addHook('onRequest', rateLimitHook(deps));
       registerLongPoll(v1, deps);
       registerIdempotency(v1, deps);

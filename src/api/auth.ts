@@ -4,7 +4,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { unauthorized } from '../domain/errors.js';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { ApiError, unauthorized } from '../domain/errors.js';
 import type { Account, Store } from '../store/types.js';
 import { sendError } from './errors.js';
 import { KeyCache } from './key-cache.js';
@@ -40,23 +41,68 @@ export async function createKey(store: Store, accountName: string, now: number):
  */
 const LAST_USED_EVERY_MS = 60_000;
 
+const FAILURE_WINDOW_S = 60;
+
+/** The 429 of an address past its failed authentications. */
+function tooManyFailures(perMinute: number, msBeforeNext: number): ApiError {
+  const retry = String(Math.max(1, Math.ceil(msBeforeNext / 1000)));
+  return new ApiError(429, 'rate_limited', `more than ${perMinute} failed authentications a minute from this address; retry in ${retry} s`, { limit: perMinute, class: 'auth_failures' }, { 'retry-after': retry });
+}
+
+/**
+ * Failed authentications per client address, on the store's counters (so every API process of
+ * a cluster shares them): past `perMinute`, the address answers 429 before its key is even
+ * looked at, so guessing keys gains nothing from the answers. A database error counts nothing.
+ */
+export class AuthFailureLimit {
+  private limiter: RateLimiterAbstract | null = null;
+
+  constructor(
+    private readonly store: Store,
+    readonly perMinute: number,
+  ) {}
+
+  private get counter(): RateLimiterAbstract {
+    this.limiter ??= this.store.rateLimits.limiter({ points: this.perMinute, duration: FAILURE_WINDOW_S, keyPrefix: 'authfail', inMemoryBlockOnConsumed: this.perMinute + 1 });
+    return this.limiter;
+  }
+
+  /** The refusal for `address` when it is past its limit. */
+  async blocked(address: string): Promise<ApiError | null> {
+    const res = await this.counter.get(address).catch(() => null);
+    return res && res.consumedPoints > this.perMinute ? tooManyFailures(this.perMinute, res.msBeforeNext) : null;
+  }
+
+  /** Counts a failure of `address`; the refusal when that one is over the limit. */
+  async failed(address: string): Promise<ApiError | null> {
+    try {
+      await this.counter.consume(address, 1);
+      return null;
+    } catch (err) {
+      return err instanceof RateLimiterRes ? tooManyFailures(this.perMinute, err.msBeforeNext) : null;
+    }
+  }
+}
+
 /**
  * The onRequest hook of the /v1 routes. Verified keys are cached per process (`KeyCache`); a
  * revocation reaches every API process through the change stream, so a revoked key answers
- * 401 on the next request there.
+ * 401 on the next request there. `failures` limits failed attempts per client address.
  */
-export function authHook(store: Store, now: () => number, cache: KeyCache = new KeyCache(store.changes, now)) {
+export function authHook(store: Store, now: () => number, cache: KeyCache = new KeyCache(store.changes, now), failures?: AuthFailureLimit) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const header = request.headers.authorization;
-    const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!m) {
-      await sendError(request, reply, unauthorized('missing Authorization: Bearer <api key>'));
+    const refused = failures ? await failures.blocked(request.ip) : null;
+    if (refused) {
+      await sendError(request, reply, refused);
       return;
     }
-    const hash = hashApiKey(m[1]);
-    const found = await cache.get(hash, () => store.findKey(hash));
+    const header = request.headers.authorization;
+    const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    const hash = m ? hashApiKey(m[1]) : null;
+    const found = hash ? await cache.get(hash, () => store.findKey(hash)) : null;
     if (!found) {
-      await sendError(request, reply, unauthorized());
+      const limited = failures ? await failures.failed(request.ip) : null;
+      await sendError(request, reply, limited ?? (m ? unauthorized() : unauthorized('missing Authorization: Bearer <api key>')));
       return;
     }
     const t = now();
