@@ -19,6 +19,11 @@ try {
   console.error('tablemill: cannot build dist/: TypeScript (a devDependency) is not installed. A production install builds first: `npm ci && npm prune --omit=dev`.');
   process.exit(1);
 }
+// The CLI imports the SDK through its workspace link, which only npm install/ci makes.
+if (!existsSync(join(root, 'node_modules/@tablemill/client'))) {
+  console.error('tablemill: node_modules/@tablemill/client is missing: the SDK is the npm workspace packages/client; run `npm install` (or `npm ci`) to link it.');
+  process.exit(1);
+}
 execFileSync(process.execPath, [join(root, 'packages/client/build.js')], { stdio: 'inherit' });
 rmSync(dist, { recursive: true, force: true });
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
