@@ -10,12 +10,14 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { REPO_ROOT } from '../paths.js';
 import { ICDAR_DIR } from './fixtures.js';
 import { createKeyCli, extractCli, serve, tempDataDir, type ServeProcess } from './server.js';
-import { dropFile, pageBasics, sidewaysOverflow, unlabelledControls } from './webapp-helpers.js';
+import sharp from 'sharp';
+import { dropFile, pageBasics, sidewaysOverflow, unlabelledControls, viewerGeometry } from './webapp-helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(REPO_ROOT, '.tmp/webapp-e2e');
 const PDF = join(ICDAR_DIR, 'eu-001.pdf');
 const PNG = join(REPO_ROOT, 'test/fixtures/images/grid-clean.png');
+const INVOICES = join(REPO_ROOT, 'test/fixtures/invoices');
 
 interface Cell { row: number; col: number; row_span: number; col_span: number; text: string; confidence: number | null }
 interface Table { page: number; cells: Cell[] }
@@ -160,6 +162,129 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in chromium', () => {
     await expectTablesShown(page, imageResult.tables);
     await page.screenshot({ path: join(SHOTS, '06-image-document.png') });
   }, 180_000);
+
+  it('shows each invoice\'s type, key fields and total on the batch page, amounts with their decimals', async () => {
+    const form = new FormData();
+    for (const f of ['en-ruled-invoice.pdf', 'ja-ruled-invoice.pdf']) form.append('file', new Blob([readFileSync(join(INVOICES, f))]), f);
+    expect((await call('/v1/batches/e2e-invoices/documents', { method: 'POST', body: form })).status).toBe(201);
+    expect((await call('/v1/batches/e2e-invoices/process', { method: 'POST' })).status).toBe(202);
+    await page.goto(`${server.url}/#/batches/e2e-invoices`);
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-test=batch-status]')?.textContent === 'succeeded', undefined, { timeout: 120_000 });
+    await page.waitForSelector('[data-test=doc-total] >> nth=1');
+    const rows = await page.$$eval('[data-test=doc-row]', (trs) =>
+      trs.map((tr) => ({
+        file: tr.querySelector('th')!.textContent,
+        type: tr.querySelector('[data-test=doc-type]')!.textContent,
+        summary: tr.querySelector('[data-test=doc-summary]')?.textContent ?? '',
+        total: tr.querySelector('[data-test=doc-total]')?.textContent ?? '',
+      })),
+    );
+    const en = rows.find((r) => r.file === 'en-ruled-invoice.pdf')!;
+    const ja = rows.find((r) => r.file === 'ja-ruled-invoice.pdf')!;
+    expect(en.type).toMatch(/^invoice/);
+    for (const v of ['INV-2026-0142', '2026-11-30', 'Northwind Web Studio LLC', '1 table', '4 line items']) expect(en.summary).toContain(v);
+    expect(en.total).toBe('6,283.89 USD');
+    // Yen have no minor unit: no decimals invented.
+    expect(ja.summary).toContain('2026-118');
+    expect(ja.total).toBe('307,934 JPY');
+    // Nothing awaits processing: Process is disabled; the downloads are there.
+    expect(await page.isDisabled('[data-test=process-button]')).toBe(true);
+    expect(await page.isEnabled('[data-test=download-xlsx]')).toBe(true);
+    await shot('10-invoice-batch');
+
+    await page.locator('[data-test=doc-row]', { hasText: 'en-ruled-invoice.pdf' }).locator('[data-test=doc-open]').click();
+    await page.waitForSelector('[data-test=line-items] tbody tr');
+    const items = await page.$$eval('[data-test=line-items] tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1, 4).map((td) => td.textContent)));
+    expect(items).toEqual([
+      ['1', '4,800.00', '4,800.00'],
+      ['12', '25.00', '300.00'],
+      ['7.5', '90.00', '675.00'],
+      ['2', '14.99', '29.98'],
+    ]);
+    const foot = await page.$$eval('[data-test=line-items] tfoot tr', (trs) => trs.map((tr) => tr.querySelector('td')!.textContent));
+    expect(foot).toEqual(['5,804.98', '478.91', '6,283.89']);
+    expect(await page.textContent('[data-test=fields] [data-field=total] .value')).toBe('6,283.89');
+    expect(await page.textContent('[data-test=fields] [data-field=invoice_number] .value')).toBe('INV-2026-0142');
+  }, 180_000);
+
+  it('zooms the page with the buttons and Ctrl + wheel; the outlines stay on their cells at every zoom', async () => {
+    // The invoice opened by the test before.
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-test=page-image]')?.naturalWidth === 1200, undefined, { timeout: 60_000 });
+    expect(await page.isDisabled('[data-test=zoom-out]')).toBe(true);
+    expect(await page.isDisabled('[data-test=zoom-reset]')).toBe(true);
+    await page.evaluate(() => (globalThis as any).document.querySelector('[data-test=page-viewport]').scrollIntoView({ block: 'start' }));
+    const cellsText = new Map<string, string>();
+    const result = await api(`/v1/documents/${await page.evaluate(() => decodeURIComponent((globalThis as any).location.hash.split('/')[2]))}/results`);
+    for (const c of result.tables[0].cells) cellsText.set(`${c.row},${c.col}`, c.text);
+    const bboxOf = new Map<string, number[]>(result.tables[0].cells.map((c: { row: number; col: number; bbox: number[] }) => [`${c.row},${c.col}`, c.bbox]));
+
+    /** Every outline where its cell's box falls on the image, within 1.5 px; visible text cells hold ink. */
+    const check = async (label: string) => {
+      const g = await viewerGeometry(page);
+      const sx = g.image.width / g.pageSize[0];
+      const sy = g.image.height / g.pageSize[1];
+      expect(g.cells.length, label).toBe(result.tables[0].cells.length);
+      for (const c of g.cells) {
+        const b = bboxOf.get(`${c.row},${c.col}`)!;
+        expect(Math.abs(c.box.x - (g.image.x + b[0] * sx)), `${label} cell ${c.row},${c.col} x`).toBeLessThan(1.5);
+        expect(Math.abs(c.box.y - (g.image.y + b[1] * sy)), `${label} cell ${c.row},${c.col} y`).toBeLessThan(1.5);
+        expect(Math.abs(c.box.width - (b[2] - b[0]) * sx), `${label} cell ${c.row},${c.col} width`).toBeLessThan(1.5);
+      }
+      // The image under each fully visible outline of a cell with text has dark (text) pixels in it.
+      const inside = (b: typeof g.viewport, o: typeof g.viewport) => b.x >= o.x && b.y >= o.y && b.x + b.width <= o.x + o.width && b.y + b.height <= o.y + o.height;
+      const inView = g.cells.filter((c) => cellsText.get(`${c.row},${c.col}`)?.trim() && inside(c.box, g.viewport) && inside(c.box, g.window));
+      expect(inView.length, label).toBeGreaterThan(0);
+      const shotOf = await page.screenshot();
+      const { data, info } = await sharp(shotOf).raw().toBuffer({ resolveWithObject: true });
+      for (const c of inView) {
+        let ink = 0;
+        for (let y = Math.ceil(c.box.y + 2); y < c.box.y + c.box.height - 2; y++) {
+          for (let x = Math.ceil(c.box.x + 2); x < c.box.x + c.box.width - 2; x++) {
+            const i = (y * info.width + x) * info.channels;
+            if (data[i]! < 90 && data[i + 1]! < 90 && data[i + 2]! < 90) ink++;
+          }
+        }
+        expect(ink, `${label}: ink inside the outline of cell ${c.row},${c.col} "${cellsText.get(`${c.row},${c.col}`)}"`).toBeGreaterThan(5);
+      }
+      return g;
+    };
+    const fit = await check('fit');
+    await page.click('[data-test=zoom-in]');
+    await page.click('[data-test=zoom-in]');
+    expect(await page.textContent('[data-test=zoom-level]')).toBe('156 %');
+    const buttons = await check('zoomed by the buttons');
+    expect(buttons.image.width / fit.image.width).toBeCloseTo(1.5625, 2);
+    // The sharper image arrives past 1.5×, and the outlines still fit it.
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-test=page-image]')?.naturalWidth === 2400, undefined, { timeout: 60_000 });
+    await check('sharp image');
+    await page.screenshot({ path: join(SHOTS, '11-zoomed-buttons.png') });
+
+    // Ctrl + wheel (what a trackpad pinch sends) zooms around the pointer: the page point under it stays put.
+    const vp = (await viewerGeometry(page)).viewport;
+    const [mx, my] = [vp.x + vp.width * 0.4, vp.y + vp.height * 0.3];
+    const under = (g: Awaited<ReturnType<typeof viewerGeometry>>) => [((mx - g.image.x) / g.image.width) * g.pageSize[0], ((my - g.image.y) / g.image.height) * g.pageSize[1]];
+    const before = under(await viewerGeometry(page));
+    await page.mouse.move(mx, my);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -240);
+    await page.keyboard.up('Control');
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-test=zoom-level]')?.textContent !== '156 %');
+    const wheeled = await check('zoomed by the wheel');
+    expect(wheeled.image.width / fit.image.width).toBeGreaterThan(2);
+    const after = under(wheeled);
+    expect(Math.abs(after[0] - before[0])).toBeLessThan(wheeled.pageSize[0] / 100);
+    expect(Math.abs(after[1] - before[1])).toBeLessThan(wheeled.pageSize[1] / 100);
+    // The window itself did not zoom or scroll sideways; the page scrolls inside its viewport.
+    expect(await sidewaysOverflow(page)).toBe(0);
+    await page.screenshot({ path: join(SHOTS, '12-zoomed-wheel.png') });
+
+    await page.click('[data-test=zoom-reset]');
+    expect(await page.textContent('[data-test=zoom-level]')).toBe('100 %');
+    const reset = await check('reset');
+    expect(reset.image.width).toBeCloseTo(fit.image.width, 0);
+    expect(await page.isDisabled('[data-test=zoom-out]')).toBe(true);
+    expect(await unlabelledControls(page)).toEqual([]);
+  }, 120_000);
 
   it('is usable at a phone width of 375 px: nothing scrolls sideways, the main controls are on screen', async () => {
     await page.setViewportSize({ width: 375, height: 812 });

@@ -51,3 +51,28 @@ export async function dropFile(page: Page, selector: string, name: string, type:
     { name, type, b64: bytes.toString('base64') },
   );
 }
+
+interface Box { x: number; y: number; width: number; height: number }
+
+/**
+ * Where the page viewer draws things, in CSS pixels of the browser window: the page image, the
+ * page's size in result units (the outline SVG's viewBox), the scrolling viewport, and each cell
+ * outline with its row and column.
+ */
+export function viewerGeometry(page: Page): Promise<{ image: Box; viewport: Box; window: Box; pageSize: [number, number]; cells: Array<{ row: number; col: number; box: Box }> }> {
+  return page.evaluate(() => {
+    const doc = (globalThis as any).document;
+    const box = (el: any): Box => {
+      const r = el.getBoundingClientRect();
+      return { x: r.left, y: r.top, width: r.width, height: r.height };
+    };
+    const vb = doc.querySelector('svg.outlines').getAttribute('viewBox').split(' ').map(Number);
+    return {
+      image: box(doc.querySelector('[data-test=page-image]')),
+      viewport: box(doc.querySelector('[data-test=page-viewport]')),
+      window: { x: 0, y: 0, width: doc.documentElement.clientWidth, height: doc.documentElement.clientHeight },
+      pageSize: [vb[2], vb[3]] as [number, number],
+      cells: [...doc.querySelectorAll('[data-test=table-outline] rect.cell')].map((r: any) => ({ row: Number(r.getAttribute('data-row')), col: Number(r.getAttribute('data-col')), box: box(r) })),
+    };
+  });
+}

@@ -8,6 +8,7 @@ import { Downloads } from './downloads.js';
 import { WebhookForm } from './webhook.js';
 import { Counts, StatusBadge, Time } from './status.js';
 import { useWatch } from './watch.js';
+import { DocSummary, DocTotal } from './doc-summary.js';
 
 const enc = encodeURIComponent;
 
@@ -29,7 +30,9 @@ function DocRow({ doc, onDelete }) {
     <tr data-test="doc-row" data-status=${doc.status} data-id=${doc.id}>
       <th scope="row" class="fname">${doc.filename}</th>
       <td><${StatusBadge} status=${doc.status} test="doc-status" /></td>
-      <td>${doc.document_type ?? ''}${doc.page_count ? html` <span class="help">${doc.page_count} p.</span>` : ''}${err && html`<div class="error">${err.code}: ${err.message}</div>`}</td>
+      <td data-test="doc-type">${doc.document_type?.replace('_', ' ') ?? ''}${doc.page_count ? html` <span class="help">${doc.page_count} p.</span>` : ''}${err && html`<div class="error">${err.code}: ${err.message}</div>`}</td>
+      <td class="summary-cell"><${DocSummary} doc=${doc} /></td>
+      <td class="n"><${DocTotal} doc=${doc} /></td>
       <td class="actions">
         <a class="button secondary" data-test="doc-open" href=${`#/documents/${enc(doc.id)}`} aria-label=${`Open ${doc.filename}`}>Open</a>
         ${doc.status !== 'processing' && html`<${ConfirmButton} label="Delete" name=${`Delete ${doc.filename}`} confirm="Delete" test="doc-delete" onConfirm=${() => onDelete(doc)} />`}
@@ -102,7 +105,8 @@ export function BatchView({ api, name }) {
         ${awaiting > 0 && html`<p class="notice" data-test="not-processed">${awaiting === 1 ? '1 document is' : `${awaiting} documents are`} uploaded and not processed yet: press Process to extract ${awaiting === 1 ? 'it' : 'them'}.</p>`}
         <p class="help">Created <${Time} at=${batch.created_at} />${batch.completed_at && html`, done <${Time} at=${batch.completed_at} />`}.</p>
         <div class="row">
-          <button type="button" data-test="process-button" class=${awaiting > 0 ? '' : 'secondary'} disabled=${busy || batch.document_count === 0} onClick=${process}>Process</button>
+          <button type="button" data-test="process-button" class=${awaiting > 0 ? '' : 'secondary'} disabled=${busy || !(awaiting > 0)}
+            title=${awaiting > 0 ? undefined : 'Every document is already submitted: upload more to process them'} onClick=${process}>Process</button>
           <${ConfirmButton} label="Delete batch" confirm="Delete this batch" test="delete-batch" disabled=${busy} onConfirm=${deleteBatch} />
         </div>
       </section>`}
@@ -113,7 +117,7 @@ export function BatchView({ api, name }) {
       ${docs?.length > 0 && html`
         <div class="scroll">
           <table class="list stack" data-test="doc-list">
-            <thead><tr><th scope="col">File</th><th scope="col">Status</th><th scope="col">Type</th><th scope="col">Actions</th></tr></thead>
+            <thead><tr><th scope="col">File</th><th scope="col">Status</th><th scope="col">Type</th><th scope="col">Key fields</th><th scope="col" class="n">Total</th><th scope="col">Actions</th></tr></thead>
             <tbody>${docs.map((d) => html`<${DocRow} key=${d.id} doc=${d} onDelete=${deleteDoc} />`)}</tbody>
           </table>
         </div>`}
@@ -121,7 +125,9 @@ export function BatchView({ api, name }) {
     ${batch && html`
       <section class="card" aria-labelledby="dl-title">
         <h2 id="dl-title">Download results</h2>
-        <${Downloads} api=${api} path=${`/v1/batches/${enc(name)}/results`} base=${name} />
+        ${batch.counts.succeeded > 0
+          ? html`<${Downloads} api=${api} path=${`/v1/batches/${enc(name)}/results`} base=${name} />`
+          : html`<p class="help" data-test="no-results">Results can be downloaded once a document is processed.</p>`}
       </section>`}
     <${UploadPanel} api=${api} batchName=${name} onUploaded=${refresh} />
     ${batch && html`<${WebhookForm} api=${api} name=${name} url=${batch.webhook_url} onChange=${refresh} />`}

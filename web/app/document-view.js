@@ -7,6 +7,7 @@ import { ConfirmButton } from './confirm.js';
 import { Downloads } from './downloads.js';
 import { PageViewer } from './page-viewer.js';
 import { Fields, LineItems, ResultTable } from './result-table.js';
+import { documentCurrency } from './format.js';
 import { StatusBadge, Time } from './status.js';
 import { useWatch } from './watch.js';
 
@@ -72,11 +73,11 @@ export function DocumentView({ api, id }) {
       <div class="split">
         <section class="card" aria-labelledby="fields-title">
           <h2 id="fields-title">Fields</h2>
-          <${Fields} fields=${doc.fields} />
+          <${Fields} fields=${doc.fields} currency=${documentCurrency(doc)} />
         </section>
         <section class="card" aria-labelledby="items-title">
           <h2 id="items-title">Line items</h2>
-          <${LineItems} items=${doc.line_items} totals=${doc.totals} />
+          <${LineItems} items=${doc.line_items} totals=${doc.totals} currency=${documentCurrency(doc)} />
         </section>
       </div>`}
   `;

@@ -1,6 +1,7 @@
 // A detected table as an HTML table (spans kept, header rows in <thead>), each cell with its
 // OCR confidence; and the document's fields and line items.
 import { html } from './html.js';
+import { fieldValue, money, plain } from './format.js';
 
 /** "97 %" for an OCR confidence; text read from a PDF's text layer has none (null), said once per table. */
 function Confidence({ value }) {
@@ -41,7 +42,8 @@ export function ResultTable({ table, index }) {
 
 const label = (name) => name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 
-export function Fields({ fields }) {
+/** `currency`: the document's, for the amounts among the fields. */
+export function Fields({ fields, currency }) {
   const set = Object.entries(fields ?? {}).filter(([, f]) => f);
   if (set.length === 0) return html`<p class="help" data-test="fields">No fields found.</p>`;
   return html`
@@ -49,14 +51,14 @@ export function Fields({ fields }) {
       ${set.map(([name, f]) => html`
         <div data-field=${name}>
           <dt>${label(name)}</dt>
-          <dd><span class="value">${String(f.value)}</span>${f.text && String(f.value) !== f.text ? html` <span class="help">(“${f.text}”)</span>` : ''} <${Confidence} value=${f.confidence} /></dd>
+          <dd><span class="value">${fieldValue(name, f, currency)}</span>${f.text && fieldValue(name, f, currency) !== f.text ? html` <span class="help">(“${f.text}”)</span>` : ''} <${Confidence} value=${f.confidence} /></dd>
         </div>`)}
     </dl>`;
 }
 
-const num = (v) => (v === null || v === undefined ? '' : v.toLocaleString(undefined, { maximumFractionDigits: 4 }));
-
-export function LineItems({ items, totals }) {
+/** `currency`: the document's, for items that name none. */
+export function LineItems({ items, totals, currency }) {
+  const cur = (c) => c ?? totals?.currency ?? currency;
   if (!items?.length) return html`<p class="help" data-test="line-items">No line items (only invoices, receipts and statements have them).</p>`;
   return html`
     <div class="scroll">
@@ -65,13 +67,13 @@ export function LineItems({ items, totals }) {
         <thead><tr><th scope="col">Description</th><th scope="col" class="n">Quantity</th><th scope="col" class="n">Unit price</th><th scope="col" class="n">Amount</th><th scope="col">Currency</th><th scope="col">Checks</th></tr></thead>
         <tbody>${items.map((i) => html`
           <tr>
-            <td>${i.description ?? ''}</td><td class="n">${num(i.quantity)}</td><td class="n">${num(i.unit_price)}</td><td class="n">${num(i.amount)}</td>
+            <td>${i.description ?? ''}</td><td class="n">${plain(i.quantity)}</td><td class="n">${money(i.unit_price, cur(i.currency))}</td><td class="n">${money(i.amount, cur(i.currency))}</td>
             <td>${i.currency ?? ''}</td><td>${i.flags.length ? html`<span class="flag">${i.flags.join(', ')}</span>` : 'ok'}</td>
           </tr>`)}
         </tbody>
         ${totals && html`<tfoot>
           ${[['Subtotal', totals.subtotal], ['Tax', totals.tax], ['Total', totals.total]].filter(([, v]) => v !== null).map(([k, v]) => html`
-            <tr><th scope="row" colspan="3">${k}</th><td class="n">${num(v)}</td><td>${totals.currency ?? ''}</td><td>${totals.flags.length ? html`<span class="flag">${totals.flags.join(', ')}</span>` : ''}</td></tr>`)}
+            <tr><th scope="row" colspan="3">${k}</th><td class="n">${money(v, cur(totals.currency))}</td><td>${totals.currency ?? ''}</td><td>${totals.flags.length ? html`<span class="flag">${totals.flags.join(', ')}</span>` : ''}</td></tr>`)}
         </tfoot>`}
       </table>
     </div>`;
