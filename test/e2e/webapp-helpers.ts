@@ -59,7 +59,7 @@ interface Box { x: number; y: number; width: number; height: number }
  * page's size in result units (the outline SVG's viewBox), the scrolling viewport, and each cell
  * outline with its row and column.
  */
-export function viewerGeometry(page: Page): Promise<{ image: Box; viewport: Box; window: Box; pageSize: [number, number]; cells: Array<{ row: number; col: number; box: Box }> }> {
+export function viewerGeometry(page: Page): Promise<{ image: Box; viewport: Box; window: Box; pageSize: [number, number]; cells: Array<{ table: number; row: number; col: number; box: Box }> }> {
   return page.evaluate(() => {
     const doc = (globalThis as any).document;
     const box = (el: any): Box => {
@@ -72,7 +72,7 @@ export function viewerGeometry(page: Page): Promise<{ image: Box; viewport: Box;
       viewport: box(doc.querySelector('[data-test=page-viewport]')),
       window: { x: 0, y: 0, width: doc.documentElement.clientWidth, height: doc.documentElement.clientHeight },
       pageSize: [vb[2], vb[3]] as [number, number],
-      cells: [...doc.querySelectorAll('[data-test=table-outline] rect.cell')].map((r: any) => ({ row: Number(r.getAttribute('data-row')), col: Number(r.getAttribute('data-col')), box: box(r) })),
+      cells: [...doc.querySelectorAll('[data-test=table-outline] rect.cell')].map((r: any) => ({ table: Number(r.parentNode.getAttribute('data-index')), row: Number(r.getAttribute('data-row')), col: Number(r.getAttribute('data-col')), box: box(r) })),
     };
   });
 }
