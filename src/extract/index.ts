@@ -25,16 +25,29 @@ export { detectTables } from './layout/index.js';
 /** Extracts tables and line items from a PDF or image. Throws `ExtractError` on bad input. */
 export async function extractDocument(bytes: Uint8Array, options: Partial<ExtractOptions> = {}): Promise<ExtractResult> {
   const opts: ExtractOptions = { ...DEFAULT_EXTRACT_OPTIONS, ...options };
+  return resultFromLayouts(await readLayouts(bytes, opts), opts);
+}
+
+/**
+ * The first half of `extractDocument`: each page's words, rulings and figures, from the text
+ * layer or by OCR. Throws `ExtractError` on bad input.
+ */
+export async function readLayouts(bytes: Uint8Array, opts: ExtractOptions): Promise<PageLayout[]> {
   if (bytes.byteLength === 0) throw new ExtractError('corrupt_file', 'the file is empty (0 bytes)');
   const type = sniffType(bytes.subarray(0, 1024));
   if (!type) throw new ExtractError('unsupported_format', 'not a PDF, PNG, JPEG, TIFF or WebP file');
   try {
-    let layouts: PageLayout[];
-    if (type === 'application/pdf') layouts = await pdfLayouts(bytes, opts);
-    else {
-      const raster = await import('./raster/index.js');
-      layouts = await raster.extractImagePages(bytes, type, opts);
-    }
+    if (type === 'application/pdf') return await pdfLayouts(bytes, opts);
+    const raster = await import('./raster/index.js');
+    return await raster.extractImagePages(bytes, type, opts);
+  } catch (err) {
+    throw asExtractError(err);
+  }
+}
+
+/** The second half of `extractDocument`: tables, line items, fields and totals from the pages. */
+export function resultFromLayouts(layouts: PageLayout[], opts: ExtractOptions): ExtractResult {
+  try {
     const tables = stitchTables(layouts.map(detectTables), layouts);
     // The locale is worked out once, for the line items and the fields alike.
     const lines = documentLines(layouts);
@@ -43,8 +56,12 @@ export async function extractDocument(bytes: Uint8Array, options: Partial<Extrac
     const result: ExtractResult = { page_count: layouts.length, document_type: doc.document_type, fields: doc.fields, key_value_pairs: doc.key_value_pairs, tables, line_items: doc.line_items, totals: doc.totals };
     return teach(result, layouts, { customFields: opts.customFields, vendorMemory: opts.vendorMemory, order: locale.order });
   } catch (err) {
-    throw err instanceof ExtractError ? err : new ExtractError('extraction_failed', `extraction failed: ${(err as Error)?.message ?? String(err)}`);
+    throw asExtractError(err);
   }
+}
+
+function asExtractError(err: unknown): ExtractError {
+  return err instanceof ExtractError ? err : new ExtractError('extraction_failed', `extraction failed: ${(err as Error)?.message ?? String(err)}`);
 }
 
 async function pdfLayouts(bytes: Uint8Array, opts: ExtractOptions): Promise<PageLayout[]> {

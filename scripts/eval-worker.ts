@@ -1,0 +1,86 @@
+/**
+ * The extraction child of `npm run eval`: reads `{input, output}` jobs from its parent, runs the
+ * engine on each (the same `readLayouts` + `resultFromLayouts` as the service's slots), writes the
+ * v1 document result (or `{"processing_error": …}`) to `output`, and answers with the seconds.
+ * With a cache folder, each file's page layouts (the OCR'd words) are kept under a key of the
+ * file's bytes, the OCR settings and the sources that make layouts, so a change to tables,
+ * line items or fields reruns every set in seconds while a change to reading invalidates it.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '../src/config.js';
+import { readLayouts, resultFromLayouts, toProcessingError } from '../src/extract/index.js';
+import type { ExtractOptions, OcrEngine, PageLayout } from '../src/extract/types.js';
+
+export interface EvalJob {
+  input: string;
+  output: string;
+}
+
+const ROOT = new URL('..', import.meta.url).pathname;
+/** The sources whose change changes a page layout. */
+const LAYOUT_SOURCES = ['src/extract/raster', 'src/extract/pdf', 'src/extract/sniff.ts', 'src/extract/render.ts'];
+
+function sourceHash(): string {
+  const h = createHash('sha256');
+  const add = (rel: string) => {
+    const path = join(ROOT, rel);
+    if (!existsSync(path)) return;
+    if (rel.endsWith('.ts')) {
+      h.update(rel).update(readFileSync(path));
+      return;
+    }
+    for (const name of readdirSync(path).sort()) add(join(rel, name));
+  };
+  LAYOUT_SOURCES.forEach(add);
+  return h.digest('hex').slice(0, 16);
+}
+
+async function layoutsOf(bytes: Uint8Array, opts: ExtractOptions, cacheDir: string | null, code: string): Promise<PageLayout[]> {
+  if (!cacheDir) return readLayouts(bytes, opts);
+  const key = createHash('sha256').update(bytes).update(`\0${opts.ocrEngine}\0${opts.ocrLangs}\0${code}`).digest('hex');
+  const path = join(cacheDir, `${key}.json`);
+  if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as PageLayout[];
+  const layouts = await readLayouts(bytes, opts);
+  mkdirSync(cacheDir, { recursive: true });
+  writeFileSync(`${path}.tmp`, JSON.stringify(layouts));
+  renameSync(`${path}.tmp`, path);
+  return layouts;
+}
+
+async function run(job: EvalJob, opts: ExtractOptions, cacheDir: string | null, code: string): Promise<number> {
+  const started = performance.now();
+  let text: string;
+  try {
+    const bytes = new Uint8Array(readFileSync(job.input));
+    // A document's time limit, as in the service, so one stuck page cannot hold the run.
+    const o = { ...opts, deadlineAt: Date.now() + 180_000 };
+    const { words: _words, ...result } = resultFromLayouts(await layoutsOf(bytes, o, cacheDir, code), o);
+    text = JSON.stringify(result);
+  } catch (err) {
+    text = JSON.stringify({ processing_error: toProcessingError(err) });
+  }
+  writeFileSync(job.output, text + '\n');
+  return (performance.now() - started) / 1000;
+}
+
+/** Serves jobs from the parent process until it disconnects. */
+export function serveJobs(engine: OcrEngine | undefined, cacheDir: string | null): void {
+  const config = loadConfig(process.env);
+  const opts: ExtractOptions = {
+    maxPages: config.limits.maxPages,
+    maxMegapixels: config.limits.maxMegapixels,
+    maxInflatedBytes: config.limits.maxInflatedBytes,
+    ocrLangs: config.ocr.langs,
+    ocrEngine: engine ?? config.ocr.engine,
+  };
+  const code = sourceHash();
+  let chain = Promise.resolve();
+  process.on('message', (job: EvalJob) => {
+    chain = chain.then(async () => {
+      process.send!({ input: job.input, seconds: await run(job, opts, cacheDir, code) });
+    });
+  });
+  process.on('disconnect', () => process.exit(0));
+}
