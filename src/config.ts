@@ -60,7 +60,7 @@ export interface Config {
     enabled: boolean;
     statusPerMinute: number;
     defaultPerMinute: number;
-    /** Failed authentications a client address may make a minute (429 beyond). */
+    /** Failed authentications a client address may make a minute (429 beyond); 0: no limit. Independent of `enabled`. */
     authFailuresPerMinute: number;
   };
   logLevel: string;
@@ -228,7 +228,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       enabled: bool(e, 'TABLEMILL_RATE_LIMITS', true),
       statusPerMinute: int(e, 'TABLEMILL_RATE_LIMIT_STATUS', 120, 1, 1_000_000),
       defaultPerMinute: int(e, 'TABLEMILL_RATE_LIMIT_DEFAULT', 600, 1, 1_000_000),
-      authFailuresPerMinute: int(e, 'TABLEMILL_RATE_LIMIT_AUTH_FAILURES', 30, 1, 1_000_000),
+      authFailuresPerMinute: int(e, 'TABLEMILL_RATE_LIMIT_AUTH_FAILURES', 30, 0, 1_000_000),
     },
     logLevel: (e.TABLEMILL_LOG_LEVEL ?? 'info').trim(),
     metricsPort: e.TABLEMILL_METRICS_PORT ? int(e, 'TABLEMILL_METRICS_PORT', 0, 0, 65535) : null,

@@ -11,6 +11,7 @@ import { KeyCache } from './key-cache.js';
 import { AuthFailureLimit, authHook } from './auth.js';
 import type { AppDeps } from './deps.js';
 import { frameworkErrorHandler, MAX_PARAM_LENGTH, registerErrorHandling } from './errors.js';
+import { noStore, registerPageHeaders } from './headers.js';
 import { batchRoutes } from './routes/batches.js';
 import { docsRoutes } from './routes/docs.js';
 import { documentRoutes } from './routes/documents.js';
@@ -64,6 +65,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     deps.metrics.observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
   });
   registerErrorHandling(app);
+  registerPageHeaders(app);
 
   await app.register(multipart, {
     limits: { fileSize: deps.config.limits.maxFileBytes + 1, files: deps.config.limits.maxFilesPerRequest + 1, fields: 100, fieldSize: 64 * 1024 },
@@ -91,8 +93,11 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     async (v1) => {
       const keys = new KeyCache(deps.store.changes, deps.now);
       v1.addHook('onClose', async () => keys.close());
-      const { enabled, authFailuresPerMinute } = deps.config.rateLimits;
-      const failures = enabled ? new AuthFailureLimit(deps.store, authFailuresPerMinute) : undefined;
+      v1.addHook('onRequest', noStore);
+      // Not behind TABLEMILL_RATE_LIMITS: turning the per-key limits off for a benchmark must not
+      // open key guessing.
+      const { authFailuresPerMinute } = deps.config.rateLimits;
+      const failures = authFailuresPerMinute > 0 ? new AuthFailureLimit(deps.store, authFailuresPerMinute) : undefined;
       v1.addHook('onRequest', authHook(deps.store, deps.now, keys, failures));
       v1.addHook('onRequest', rateLimitHook(deps));
       registerLongPoll(v1, deps);

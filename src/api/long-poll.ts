@@ -108,7 +108,6 @@ export function registerLongPoll(v1: FastifyInstance, deps: AppDeps): void {
     if (!request.routeOptions.config.statusResource || reply.statusCode !== 200) return payload;
     const etag = etagOf(payload);
     reply.header('etag', etag);
-    reply.header('cache-control', 'private, no-cache');
     if (ifNoneMatchHits(request.headers['if-none-match'], etag)) reply.code(304);
     return payload;
   });

@@ -28,10 +28,12 @@ export type ApiErrorCode =
   | 'unprocessable'
   | 'file_too_large'
   | 'too_many_files'
+  | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'internal_error'
-  | 'unavailable';
+  | 'unavailable'
+  | 'insufficient_storage';
 
 /** An API-call failure with a stable code and HTTP status; one handler renders the envelope. */
 export class ApiError extends Error {

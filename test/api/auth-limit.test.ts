@@ -2,6 +2,7 @@
 // limit an address answers 429 with Retry-After before its key is looked at; another address
 // with a right key is served.
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { openApi, type ApiHarness } from './harness.js';
 import { pgSchema } from '../webhooks/harness.js';
 
@@ -34,15 +35,30 @@ describe('failed authentication limit', () => {
     h = null;
   });
 
-  it('SQLite: 100 wrong keys from one address → 401 × 30, then 429 with Retry-After', async () => {
-    h = await openApi({ TABLEMILL_RATE_LIMITS: '1' });
+  it('SQLite, with the settings a user gets: 100 wrong keys from one address → 401 × 30, then 429 with Retry-After', async () => {
+    const defaults = loadConfig({});
+    expect(defaults.rateLimits).toMatchObject({ enabled: true, authFailuresPerMinute: 30 });
+    h = await openApi({ TABLEMILL_RATE_LIMITS: '' });
+    expect(h.deps.config.rateLimits).toEqual(defaults.rateLimits);
     await hundredWrongKeys(h);
+  });
+
+  it('holds with the per-key limits turned off (TABLEMILL_RATE_LIMITS=0), and 0 failures a minute turns it off', async () => {
+    h = await openApi({ TABLEMILL_RATE_LIMITS: '0' });
+    await hundredWrongKeys(h);
+    await h.close();
+    h = null;
+    h = await openApi({ TABLEMILL_RATE_LIMIT_AUTH_FAILURES: '0' });
+    for (let i = 0; i < 40; i++) {
+      const res = await h.app.inject({ method: 'GET', url: '/v1/batches', headers: { authorization: `Bearer tm_wrong${i}` }, remoteAddress: '203.0.113.7' });
+      expect(res.statusCode).toBe(401);
+    }
   });
 
   const pgs = pgSchema('tm_authfail');
   it.skipIf(!pgs)('PostgreSQL: the same, on the shared counters', async () => {
     try {
-      h = await openApi({ TABLEMILL_RATE_LIMITS: '1', DATABASE_URL: pgs!.url, TABLEMILL_DB_SCHEMA: pgs!.schema });
+      h = await openApi({ DATABASE_URL: pgs!.url, TABLEMILL_DB_SCHEMA: pgs!.schema });
       await hundredWrongKeys(h);
     } finally {
       await h?.close();

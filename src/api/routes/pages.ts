@@ -86,7 +86,6 @@ export function pageRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const { image, cached } = result;
         return reply
           .header('content-type', 'image/png')
-          .header('cache-control', 'private, max-age=86400')
           .header('x-page-width', String(image.page_width))
           .header('x-page-height', String(image.page_height))
           .header('x-page-count', String(image.page_count))

@@ -14,11 +14,19 @@ import type { AppDeps } from '../deps.js';
 import { BatchNameParams, ErrorSchema, UploadResponseSchema, errorResponses } from '../../contract/schemas.js';
 import { documentView } from '../../contract/views.js';
 
-/** A stored, printable file name: no path, no control characters, at most 255 characters. */
+/**
+ * What a file name must not hold: C0 and C1 controls and DEL, line and paragraph separators, and
+ * the bidirectional marks, embeddings, overrides and isolates (`a\u202Egnp.pdf` reads
+ * "afdp.png"), so a name shows as the characters it has wherever a person reads it.
+ */
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+
+/** A stored, printable file name: no path, no control or direction characters, at most 255 characters. */
 export function cleanFilename(raw: string | undefined): string {
   const base = (raw ?? '').split(/[/\\]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  // By code point, so the cut never splits a surrogate pair.
+  const clean = Array.from(base.replace(UNPRINTABLE, '').trim()).slice(0, 255).join('');
   return clean === '' ? 'upload' : clean;
 }
 
