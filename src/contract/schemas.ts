@@ -17,7 +17,7 @@ const nullable = <T>(type: 'string' | 'integer' | 'number', extra: Record<string
 const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 UTC with milliseconds' });
 const NullableTimestamp = nullable<string>('string', { format: 'date-time' });
 const Status = Type.Unsafe<(typeof PUBLIC_STATUSES)[number]>({ type: 'string', enum: [...PUBLIC_STATUSES] });
-const BBox = Type.Unsafe<[number, number, number, number]>(Type.Array(Type.Number(), { minItems: 4, maxItems: 4, description: '[x0, y0, x1, y1], origin top-left' }));
+export const BBox = Type.Unsafe<[number, number, number, number]>(Type.Array(Type.Number(), { minItems: 4, maxItems: 4, description: '[x0, y0, x1, y1], origin top-left' }));
 
 export const ProcessingErrorSchema = Type.Unsafe<ProcessingError | null>({
   type: ['object', 'null'],

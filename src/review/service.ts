@@ -5,7 +5,7 @@
  */
 import { conflict, documentNotFound } from '../domain/errors.js';
 import { publicStatus } from '../domain/status.js';
-import type { ExtractResult, StoredPage } from '../extract/types.js';
+import type { BBox, ExtractResult, StoredPage } from '../extract/types.js';
 import { locateValue } from '../extract/memory/index.js';
 import type { DocumentResultRow, Store } from '../store/types.js';
 import { bodyFields, emptyCorrection, mergeCorrection, parseCorrection, type CorrectedField, type Correction, type CorrectionBody } from './corrections.js';
@@ -20,6 +20,14 @@ export async function succeededDocument(store: Store, accountId: string, id: str
     throw conflict(`document ${id} has not succeeded; only a succeeded document's results can be corrected`);
   }
   return row;
+}
+
+/** A succeeded document's stored page words (its first and last pages), each with its box; none for results stored before words were kept. */
+export async function pageWords(store: Store, accountId: string, id: string): Promise<{ page: number; width: number; height: number; words: { text: string; bbox: BBox }[] }[]> {
+  await succeededDocument(store, accountId, id);
+  const json = await store.review.getWords(accountId, id);
+  const pages = json ? (JSON.parse(json) as StoredPage[]) : [];
+  return pages.map((p) => ({ page: p.page, width: p.width, height: p.height, words: p.words.map(([text, x0, y0, x1, y1]) => ({ text, bbox: [x0, y0, x1, y1] as BBox })) }));
 }
 
 /** Stores the body as the document's correction (merged over the earlier one) and learns from it; returns the row as now read. */

@@ -70,6 +70,19 @@ describe('corrections', () => {
     expect(values).toContain(9999.5);
   });
 
+  it('answers the words read on the page with their boxes (the SDK too); another account gets 404', async () => {
+    const id = ids.get('de-unruled-invoice.pdf')!;
+    const pages = await new TablemillClient(h.url, h.key).pageWords(id);
+    expect(pages.map((p) => p.page)).toEqual([1]);
+    const result = (await call(h, h.key, 'GET', `/v1/documents/${id}/results`)).json;
+    const number = result.fields.invoice_number;
+    // The invoice number's box holds a word whose text is part of the number.
+    const inside = pages[0]!.words.filter((w) => w.bbox[0] >= number.bbox[0] - 1 && w.bbox[2] <= number.bbox[2] + 1 && w.bbox[1] >= number.bbox[1] - 1 && w.bbox[3] <= number.bbox[3] + 1);
+    expect(inside.map((w) => w.text).join(' ')).toContain(String(number.value).split(/\s/)[0]);
+    expect(pages[0]!.width).toBeGreaterThan(0);
+    expect((await call(h, await h.keyOf('intruder'), 'GET', `/v1/documents/${id}/words`)).status).toBe(404);
+  });
+
   it('another account sees neither the document nor its corrections', async () => {
     const id = ids.get('de-unruled-invoice.pdf')!;
     const other = await h.keyOf('intruder');

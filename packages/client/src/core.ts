@@ -50,6 +50,14 @@ export interface Vendor {
   updated_at: string;
 }
 
+/** The words read on one page, with their boxes in the units of the result boxes (`GET /v1/documents/{id}/words`). */
+export interface PageWords {
+  page: number;
+  width: number;
+  height: number;
+  words: { text: string; bbox: [number, number, number, number] }[];
+}
+
 export interface RequestOptions {
   /** Sent as `Idempotency-Key` (uploads and process calls): a retry replays the first answer. */
   idempotencyKey?: string;
@@ -145,6 +153,11 @@ export class TablemillClient {
   /** What the engine read, without corrections. */
   extractedResults(id: string): Promise<DocumentResult> {
     return this.request('GET', `${documentPath(id)}/results?view=extracted`);
+  }
+
+  /** The words read on a succeeded document's first and last pages, for picking values off the page. */
+  async pageWords(id: string): Promise<PageWords[]> {
+    return (await this.request<{ pages: PageWords[] }>('GET', `${documentPath(id)}/words`)).pages;
   }
 
   /** What the account's corrections taught about each vendor. */

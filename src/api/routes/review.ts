@@ -2,9 +2,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError } from '../../domain/errors.js';
 import type { AppDeps } from '../deps.js';
-import { DocumentIdParams, DocumentResultSchema, ErrorSchema, LineItemSchema, errorResponses } from '../../contract/schemas.js';
+import { BBox, DocumentIdParams, DocumentResultSchema, ErrorSchema, LineItemSchema, errorResponses } from '../../contract/schemas.js';
 import { documentResultView } from '../../contract/views.js';
-import { putCorrection, succeededDocument } from '../../review/service.js';
+import { pageWords, putCorrection, succeededDocument } from '../../review/service.js';
 import { MAX_VENDORS, toMemory } from '../../review/vendors.js';
 
 const security = [{ bearer: [] }];
@@ -40,6 +40,16 @@ const VendorSchema = Type.Object(
     updated_at: Type.String({ format: 'date-time' }),
   },
   { title: 'Vendor' },
+);
+
+const PageWordsSchema = Type.Object(
+  {
+    page: Type.Integer({ minimum: 1 }),
+    width: Type.Number({ description: 'the page width in the units of the result boxes' }),
+    height: Type.Number(),
+    words: Type.Array(Type.Object({ text: Type.String(), bbox: BBox })),
+  },
+  { title: 'PageWords' },
 );
 
 export function reviewRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -79,6 +89,20 @@ export function reviewRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         await store.review.deleteCorrection(request.account.id, request.params.id);
         return reply.code(204).send(null);
       },
+    );
+
+    app.get(
+      '/documents/:id/words',
+      {
+        schema: {
+          tags: ['documents'],
+          summary: "The words read on a succeeded document's first and last pages, with their boxes, for reviewers to pick values from",
+          security,
+          params: DocumentIdParams,
+          response: { 200: Type.Object({ pages: Type.Array(PageWordsSchema) }), 409: ErrorSchema, ...errorResponses },
+        },
+      },
+      async (request) => ({ pages: await pageWords(store, request.account.id, request.params.id) }),
     );
 
     app.get(
