@@ -56,13 +56,13 @@ function waitForUrl(proc: ChildProcess): Promise<string> {
   });
 }
 
-async function startTablemill(): Promise<Target> {
+async function startTablemill(nodeArgs: string[]): Promise<Target> {
   const dir = mkdtempSync(join(tmpdir(), 'tm-bench-ingest-'));
   const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', TABLEMILL_DATA_DIR: dir, TABLEMILL_RATE_LIMITS: '0', TABLEMILL_LOG_LEVEL: 'info' };
   const keys = spawnSync(process.execPath, [BIN, 'keys', 'create', '--account', 'bench'], { env, encoding: 'utf8' });
   if (keys.status !== 0) throw new Error(`keys create failed: ${keys.stderr}`);
   const key = keys.stdout.trim().split('\n').pop()!;
-  const proc = spawn(process.execPath, [BIN, 'serve', '--no-workers'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, [...nodeArgs, BIN, 'serve', '--no-workers'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const base = await waitForUrl(proc);
   return { name: 'tablemill', proc, url: `${base}/v1/batches/ingest/documents`, headers: { authorization: `Bearer ${key}` }, dir };
 }
@@ -95,20 +95,38 @@ async function uploads(t: Target, body: Buffer, count: number): Promise<number> 
   return (performance.now() - t0) / 1000;
 }
 
+/** CPU seconds (user + system, all threads) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (100 a second on Linux)
+}
+
 const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-export async function run(): Promise<void> {
-  const targets = [await startTablemill(), await startPeer()];
+export async function run(args: string[]): Promise<void> {
+  // `--cpu-prof`: the server writes a V8 CPU profile of the run into the working folder on exit.
+  const targets = [await startTablemill(args.includes('--cpu-prof') ? ['--cpu-prof'] : []), await startPeer()];
   try {
     const small = pdfBytes(SMALL);
     const rates: Record<string, number[]> = {};
+    const cpu: Record<string, number> = {};
     for (const t of targets) await uploads(t, small, 20); // warm-up
-    for (let r = 0; r < ROUNDS; r++) for (const t of targets) (rates[t.name] ??= []).push(SMALL_UPLOADS / (await uploads(t, small, SMALL_UPLOADS)));
-    for (const [name, xs] of Object.entries(rates)) console.log(`${name}: median ${median(xs).toFixed(0)} uploads/s of 100 KB (${xs.map((x) => x.toFixed(0)).join(', ')})`);
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const t of targets) {
+        const c0 = cpuSeconds(t.proc.pid!);
+        (rates[t.name] ??= []).push(SMALL_UPLOADS / (await uploads(t, small, SMALL_UPLOADS)));
+        cpu[t.name] = (cpu[t.name] ?? 0) + cpuSeconds(t.proc.pid!) - c0;
+      }
+    }
+    for (const [name, xs] of Object.entries(rates)) {
+      const perUpload = (cpu[name] * 1000) / (ROUNDS * SMALL_UPLOADS);
+      console.log(`${name}: median ${median(xs).toFixed(0)} uploads/s of 100 KB (${xs.map((x) => x.toFixed(0)).join(', ')}), ${perUpload.toFixed(1)} ms of CPU an upload`);
+    }
     const [tm, peer] = targets.map((t) => median(rates[t.name]));
     console.log(`tablemill / peer: ${(tm / peer).toFixed(2)}× the uploads per second`);
 
+    if (args.includes('--small')) return; // uploads/s only, no 25 MB round
     const large = pdfBytes(LARGE);
     for (const t of targets) {
       const before = peakRssMb(t.proc.pid!);

@@ -5,7 +5,7 @@ import type { StatusCounts } from '../../domain/batch.js';
 import { newId } from '../../domain/names.js';
 import { LocalBlobStore } from '../../blobs/local.js';
 import type { BlobStore } from '../../blobs/types.js';
-import { WalSync } from './wal-sync.js';
+import { FsyncGroup } from '../../blobs/fsync-group.js';
 import { LocalChanges, nextEvent } from '../changes.js';
 import { toClaimed } from '../rows.js';
 import { batchPages, deletion, deltas, isFirstClaim, perBatch, resultPages, writesCompletedEvent } from '../rules.js';
@@ -49,7 +49,8 @@ export class SqliteStore implements Store {
   readonly blobs: BlobStore;
   readonly changes: LocalChanges;
   private readonly work: EventEmitter;
-  private readonly walSync: WalSync;
+  /** The WAL's group fsync: commits made with synchronous=NORMAL become durable through it. */
+  private readonly walSync: FsyncGroup;
 
   /**
    * The database file at `path`; uploads in `blobs` (an object store) or else in `blobDir`
@@ -60,7 +61,7 @@ export class SqliteStore implements Store {
     opts: { blobDir?: string; blobs?: BlobStore } = {},
   ) {
     this.db = openDatabase(path);
-    this.walSync = new WalSync(path);
+    this.walSync = new FsyncGroup(`${path}-wal`);
     const signals = signalsFor(resolve(path));
     this.work = signals.work;
     // data_version moves when another connection commits: a process that shares the file
@@ -118,6 +119,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     await this.blobs.close();
+    await this.walSync.close();
     if (this.db.open) this.db.close();
   }
 
@@ -158,7 +160,7 @@ export class SqliteStore implements Store {
 
   async insertDocuments(accountId: string, batchName: string, docs: NewDocument[], now: number): Promise<{ batch: BatchRow; documents: DocumentRow[] }> {
     // Committed without an fsync, then made durable by a WAL fsync shared with concurrent
-    // uploads (`WalSync`): the caller's 201 still follows the rows reaching the disk.
+    // uploads (`FsyncGroup`): the caller's 201 still follows the rows reaching the disk.
     const out = this.write(
       () => {
         let batch = batches.selectLiveBatch(this.db, accountId, batchName) ?? batches.insertBatch(this.db, { id: newId('bat'), account_id: accountId, name: batchName, created_at: now });

@@ -1,16 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { WalSync } from '../../src/store/sqlite/wal-sync.js';
+import { FsyncGroup } from '../../src/blobs/fsync-group.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tablemill-walsync-'));
+const dir = mkdtempSync(join(tmpdir(), 'tablemill-fsync-group-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('commits arriving during an fsync share the next one; a later call starts afresh', async () => {
-  const db = join(dir, 'a.db');
-  writeFileSync(`${db}-wal`, 'frames');
-  const w = new WalSync(db);
+  const wal = join(dir, 'a.db-wal');
+  writeFileSync(wal, 'frames');
+  const w = new FsyncGroup(wal);
   const first = w.sync();
   const during = [w.sync(), w.sync(), w.sync()];
   // The running fsync may predate these commits: they wait for one more, all the same one.
@@ -21,11 +21,24 @@ it('commits arriving during an fsync share the next one; a later call starts afr
   const after = w.sync();
   expect(after).not.toBe(during[0]);
   await after;
+  await w.close();
 });
 
 it('a failed fsync rejects its callers, and the next call tries again', async () => {
-  const w = new WalSync(join(dir, 'missing.db'));
+  const w = new FsyncGroup(join(dir, 'missing.db-wal'));
   await expect(w.sync()).rejects.toThrow(/ENOENT/);
   writeFileSync(join(dir, 'missing.db-wal'), 'frames');
   await w.sync();
+  await w.close();
+});
+
+it('syncs a folder, keeping one descriptor open between syncs', async () => {
+  const w = new FsyncGroup(dir);
+  const fds = () => readdirSync('/proc/self/fd').length;
+  await w.sync();
+  const open = fds();
+  for (let i = 0; i < 5; i++) await w.sync();
+  expect(fds()).toBe(open);
+  await w.close();
+  expect(fds()).toBe(open - 1);
 });
