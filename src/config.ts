@@ -54,6 +54,13 @@ export interface Config {
     /** Time limit of one page render. */
     timeoutMs: number;
   };
+  /** Slow or many upload bodies (issue 25 §4). */
+  uploads: {
+    /** A body that sends nothing this long is cut with 408; 0: never. */
+    idleTimeoutMs: number;
+    /** Uploads one client address may run at once in an API process (429 beyond); 0: no cap. */
+    maxPerAddress: number;
+  };
   ocr: { langs: string; engine: OcrEngine };
   webhooks: { allowPrivate: boolean; retryScheduleMs: number[]; timeoutMs: number };
   rateLimits: {
@@ -219,6 +226,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: int(e, 'TABLEMILL_RENDER_TIMEOUT_MS', 30_000, 100, 600_000),
     },
     ocr: { langs, engine },
+    uploads: {
+      idleTimeoutMs: int(e, 'TABLEMILL_UPLOAD_IDLE_TIMEOUT_MS', 30_000, 0, 3_600_000),
+      maxPerAddress: int(e, 'TABLEMILL_UPLOADS_PER_ADDRESS', 32, 0, 100_000),
+    },
     webhooks: {
       allowPrivate: bool(e, 'TABLEMILL_WEBHOOK_ALLOW_PRIVATE', false),
       retryScheduleMs: parseDurations('TABLEMILL_WEBHOOK_RETRY_SCHEDULE', retry),

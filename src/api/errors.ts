@@ -10,6 +10,7 @@ const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
   400: 'invalid_request',
   401: 'unauthorized',
   404: 'not_found',
+  408: 'request_timeout',
   409: 'conflict',
   413: 'payload_too_large',
   415: 'unsupported_media_type',

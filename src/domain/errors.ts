@@ -25,6 +25,7 @@ export type ApiErrorCode =
   | 'document_not_found'
   | 'not_found'
   | 'conflict'
+  | 'request_timeout'
   | 'unprocessable'
   | 'file_too_large'
   | 'too_many_files'

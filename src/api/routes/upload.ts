@@ -11,6 +11,7 @@ import { newId } from '../../domain/names.js';
 import { sniffType } from '../../extract/sniff.js';
 import type { NewDocument } from '../../store/types.js';
 import type { AppDeps } from '../deps.js';
+import { UploadIdleError, UploadSlots, uploadIdleApiError, watchUploadIdle } from '../upload-guard.js';
 import { BatchNameParams, ErrorSchema, UploadResponseSchema, errorResponses } from '../../contract/schemas.js';
 import { documentView } from '../../contract/views.js';
 
@@ -55,6 +56,7 @@ async function drainRequest(request: FastifyRequest): Promise<void> {
 export function uploadRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const { store, blobs, config } = deps;
   const { maxFileBytes, maxFilesPerRequest } = config.limits;
+  const slots = new UploadSlots(config.uploads.maxPerAddress);
   return async (app) => {
     app.post(
       '/batches/:batch_name/documents',
@@ -65,18 +67,29 @@ export function uploadRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           security: [{ bearer: [] }],
           consumes: ['multipart/form-data'],
           params: BatchNameParams,
-          response: { 201: UploadResponseSchema, 413: ErrorSchema, 415: ErrorSchema, ...errorResponses },
+          response: { 201: UploadResponseSchema, 408: ErrorSchema, 413: ErrorSchema, 415: ErrorSchema, ...errorResponses },
         },
       },
       async (request, reply) => {
         if (!request.isMultipart()) throw new ApiError(415, 'unsupported_media_type', 'expected multipart/form-data with parts named "file"');
         const { batch_name } = request.params;
+        let release: () => void;
+        try {
+          release = slots.take(request.ip);
+        } catch (err) {
+          // Refused before reading: the body is not worth reading either.
+          reply.header('connection', 'close');
+          throw err;
+        }
         const written: PutResult[] = [];
         const docs: NewDocument[] = [];
         let reading = true;
+        let idle: ReturnType<typeof watchUploadIdle> | null = null;
         try {
           // busboy's own limits sit one above ours so that our checks, with our codes, fire first.
           const parts = request.parts({ limits: { fileSize: maxFileBytes + 1, files: maxFilesPerRequest + 1, fields: 100 } });
+          // After parts(): the multipart reader is listening for the request's errors.
+          idle = watchUploadIdle(request.raw, config.uploads.idleTimeoutMs);
           for await (const part of parts) {
             if (part.type !== 'file') continue;
             if (part.fieldname !== 'file') {
@@ -104,11 +117,18 @@ export function uploadRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             docs.push({ id: newId('doc'), filename, content_type: type, size_bytes: put.size, sha256: put.sha256, blob_key: put.key });
           }
           reading = false;
+          idle.stop();
           if (docs.length === 0) throw invalidRequest('no file: send multipart/form-data with one or more parts named "file"');
           const res = await store.insertDocuments(request.account.id, batch_name, docs, deps.now());
           return reply.code(201).send({ batch_name, documents: res.documents.map(documentView) });
         } catch (err) {
+          idle?.stop();
           await Promise.allSettled(written.map((w) => blobs.delete(w.key)));
+          // A silent body is cut: 408 and the connection closed, nothing more read from it.
+          if (err instanceof UploadIdleError || idle?.fired()) {
+            reply.header('connection', 'close');
+            throw uploadIdleApiError(config.uploads.idleTimeoutMs);
+          }
           // Over a limit, the answer goes out at once and the connection closes: reading the rest
           // of a 200 MB body first would cost the server the upload it refuses.
           if (err instanceof ApiError && err.status === 413) {
@@ -122,6 +142,8 @@ export function uploadRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             throw invalidRequest(`malformed multipart body: ${(err as Error).message}`);
           }
           throw err;
+        } finally {
+          release();
         }
       },
     );
