@@ -1,5 +1,7 @@
 /**
- * ETag / If-None-Match and `?wait=N` long-poll on the two status endpoints (API.md §3), for
+ * ETag / If-None-Match and `?wait=N` long-poll on the two status endpoints (API.md §3): with
+ * If-None-Match a request waits for a change from that version, without it for the resource to
+ * finish (batch `all_done`, document terminal); a finished resource answers at once. For
  * routes whose config names a `statusResource`. The ETag is a hash of the view the route
  * returns (the same function that builds the body), so it changes exactly when the answer
  * does. A waiting request re-reads the resource (one indexed row) on each `documents` change
@@ -15,6 +17,7 @@ import { batchView, documentView } from '../contract/views.js';
 /** The longest `?wait` (API.md §3): 30 s keeps us under common proxy idle timeouts (60 s). */
 export const MAX_WAIT_S = 30;
 const POLL_MS = 250;
+const TERMINAL = new Set(['succeeded', 'failed', 'canceled']);
 
 /** The strong ETag of a view: its JSON hashed (the body bytes follow from it one to one). */
 export function etagOf(view: unknown): string {
@@ -61,16 +64,24 @@ export function registerLongPoll(v1: FastifyInstance, deps: AppDeps): void {
     schema.querystring = query;
   });
 
-  async function current(request: FastifyRequest): Promise<string | null> {
+  /** The resource's ETag, and whether it is finished (batch `all_done`, document terminal). */
+  async function current(request: FastifyRequest): Promise<{ etag: string; done: boolean } | null> {
     const params = request.params as Record<string, string>;
     if (request.routeOptions.config.statusResource === 'batch') {
       const row = await deps.store.getBatch(request.account.id, params.batch_name);
-      return row ? etagOf(batchView(row)) : null;
+      if (!row) return null;
+      const view = batchView(row);
+      return { etag: etagOf(view), done: view.all_done };
     }
     const row = await deps.store.getDocument(request.account.id, params.id);
-    return row ? etagOf(documentView(row)) : null;
+    if (!row) return null;
+    const view = documentView(row);
+    return { etag: etagOf(view), done: TERMINAL.has(view.status) };
   }
 
+  // With If-None-Match, a request waits for the resource to differ from that ETag (a client
+  // holding an older version gets the new one at once). Without it, it waits for the resource
+  // to finish, and a finished one answers at once (API.md §3).
   v1.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.routeOptions.config.statusResource) return;
     const wait = parseWait((request.query as Record<string, unknown> | undefined)?.wait);
@@ -78,8 +89,8 @@ export function registerLongPoll(v1: FastifyInstance, deps: AppDeps): void {
     const start = await current(request);
     if (start === null) return; // the handler answers 404
     const inm = request.headers['if-none-match'];
-    // A client holding an older version gets the new one at once.
-    if (inm && !ifNoneMatchHits(inm, start)) return;
+    const answered = inm ? (s: { etag: string } | null) => !s || !ifNoneMatchHits(inm, s.etag) : (s: { done: boolean } | null) => !s || s.done;
+    if (answered(start)) return;
     const deadline = Date.now() + wait * 1000;
     let gone = false;
     const onClose = () => (gone = true);
@@ -97,7 +108,7 @@ export function registerLongPoll(v1: FastifyInstance, deps: AppDeps): void {
             resolve();
           }
         });
-        if ((await current(request)) !== start) return;
+        if (answered(await current(request))) return;
       }
     } finally {
       request.raw.off('close', onClose);

@@ -128,6 +128,67 @@ describe('?wait=N long-poll', () => {
   });
 });
 
+describe('?wait=N without If-None-Match', () => {
+  it('waits for the whole batch to finish, not for its first change, and a finished batch answers at once', async () => {
+    await upload(h, 'lp3', 2);
+    await api(h, 'POST', '/v1/batches/lp3/process');
+    const t0 = Date.now();
+    const pending = api(h, 'GET', '/v1/batches/lp3?wait=10');
+    await new Promise((r) => setTimeout(r, 300));
+    // One of the two documents finishes: a change, but not the end.
+    const [first] = await h.store.claimDocuments(1, 30_000, Date.now());
+    await h.store.completeDocument(first.id, first.attempt, { status: 'succeeded', page_count: 1, result_json: '{}' }, Date.now());
+    await new Promise((r) => setTimeout(r, 600));
+    let settled = false;
+    void pending.then(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(settled).toBe(false);
+    const tDone = Date.now();
+    await completeAll(h.store);
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ all_done: true, counts: { succeeded: 2 } });
+    expect(Date.now() - tDone).toBeLessThan(1000);
+    expect(Date.now() - t0).toBeLessThan(5000);
+
+    const t1 = Date.now();
+    const done = await api(h, 'GET', '/v1/batches/lp3?wait=5');
+    expect(done.status).toBe(200);
+    expect(Date.now() - t1).toBeLessThan(1000);
+    // The same with the finished state's ETag: nothing will change, so 304 after the wait.
+    const t2 = Date.now();
+    const still = await api(h, 'GET', '/v1/batches/lp3?wait=1', undefined, { 'if-none-match': done.headers.get('etag')! });
+    expect(still.status).toBe(304);
+    expect(Date.now() - t2).toBeGreaterThanOrEqual(950);
+  });
+
+  it('a document waits until it is terminal; a terminal one answers at once', async () => {
+    const up = await upload(h, 'lp4', 1);
+    const id = (await up.json()).documents[0].id;
+    await api(h, 'POST', '/v1/batches/lp4/process');
+    const pending = api(h, 'GET', `/v1/documents/${id}?wait=10`);
+    await new Promise((r) => setTimeout(r, 300));
+    // Claimed: queued → processing is a change, not the end.
+    const [claimed] = await h.store.claimDocuments(1, 30_000, Date.now());
+    await new Promise((r) => setTimeout(r, 600));
+    await h.store.completeDocument(claimed.id, claimed.attempt, { status: 'succeeded', page_count: 1, result_json: '{}' }, Date.now());
+    const res = await pending;
+    expect((await res.json()).status).toBe('succeeded');
+    const t0 = Date.now();
+    expect((await api(h, 'GET', `/v1/documents/${id}?wait=5`)).status).toBe(200);
+    expect(Date.now() - t0).toBeLessThan(1000);
+  });
+
+  it('an unfinished batch answers after N seconds with its state then', async () => {
+    await upload(h, 'lp5', 1);
+    const t0 = Date.now();
+    const res = await api(h, 'GET', '/v1/batches/lp5?wait=1');
+    expect(res.status).toBe(200);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
+    expect(await res.json()).toMatchObject({ all_done: false, awaiting_process: 1 });
+  });
+});
+
 describe('shutdown', () => {
   it('a waiting request answers at once when the app closes', async () => {
     const own = await open({ TABLEMILL_RATE_LIMITS: '0' });
