@@ -4,7 +4,8 @@
  * each column is and whether quantity × unit price = amount holds across its rows.
  */
 import type { Grid } from './grid.js';
-import { isNumeric, normalizeText, parseNumber, parseQuantity } from '../locale/numbers.js';
+import { isNumeric, normalizeText, parseNumber } from '../locale/numbers.js';
+import { cellNumber, cellNumberAny } from './cells.js';
 import { headerLang, headerRole, summaryKind, type ColumnRole, type Lang } from './vocabulary.js';
 
 /** How a table's columns were read. `roles[col]` is null for a column we do not use. */
@@ -54,13 +55,12 @@ interface ColumnStats {
 }
 
 function stats(grid: Grid, col: number, from: number, quantity: boolean): ColumnStats {
-  const read = quantity ? parseQuantity : parseNumber;
   const s: ColumnStats = { filled: 0, numeric: 0, percent: 0, integers: [], letters: 0 };
   for (let r = from; r < grid.rows; r++) {
     const t = grid.text(r, col);
     if (!t || rowIsSummary(grid, r)) continue;
     s.filled++;
-    const n = read(t, 'dot') ?? read(t, 'comma');
+    const n = cellNumberAny(t, quantity);
     if (n) {
       s.numeric++;
       if (n.percent) s.percent++;
@@ -115,7 +115,7 @@ function productHits(grid: Grid, from: number, q: number, p: number, a: number):
     const [tq, tp, ta] = [grid.text(r, q), grid.text(r, p), grid.text(r, a)];
     if (!tq || !tp || !ta) continue;
     for (const conv of ['dot', 'comma'] as const) {
-      const [nq, np, na] = [parseQuantity(tq, conv), parseNumber(tp, conv), parseNumber(ta, conv)];
+      const [nq, np, na] = [cellNumber(tq, conv, true), cellNumber(tp, conv), cellNumber(ta, conv)];
       if (nq && np && na && Math.abs(nq.value * np.value - na.value) <= 0.011) {
         hits++;
         break;
@@ -136,16 +136,28 @@ const WEIGHT: Partial<Record<ColumnRole, number>> = {
   date: 0.5,
 };
 
-/** Keeps one column per role: for amount the net one if marked, else the rightmost; else the leftmost. */
-function dedupeRoles(roles: (ColumnRole | null)[], headers: string[]): void {
+/** Roles a line item takes one column of; the others (a VAT rate, a tax, a unit, a code) may stand in several columns. */
+const ONE_COLUMN: ColumnRole[] = ['description', 'quantity', 'unit_price', 'amount', 'currency', 'debit', 'credit', 'balance', 'date'];
+
+/** Header words that name the item's text, and words that name a code or number column. */
+const TEXT_HEADER = /(desc|bezeichnung|beschreibung|d[ée]signation|libell[ée]|omschrijving|descrizione|descri[çc][ãa]o|concepto|\bname\b|\bnom\b|\bnaam\b|\bnombre\b|品名|内容|摘要)/i;
+const CODE_HEADER = /(\bcode\b|\bref|r[ée]f[ée]rence|\bnr\b|\bno\b|number|nummer|\bean\b|\bgtin\b|\bsku\b|#|código|codice|^(item|artikel|article|art[ií]culo)\b)/i;
+
+/**
+ * Keeps one column per role a line item reads (a column another role may still claim is left
+ * free only then): for amount the net one if marked, else the rightmost; for the description the
+ * column its header names for text rather than a code, else the one with the most letters; else
+ * the leftmost.
+ */
+function dedupeRoles(roles: (ColumnRole | null)[], headers: string[], letters: number[]): void {
   const seen = new Map<ColumnRole, number[]>();
   roles.forEach((r, c) => r && seen.set(r, [...(seen.get(r) ?? []), c]));
   for (const [role, cols] of seen) {
-    if (cols.length < 2 || role === 'position' || role === 'sku') continue;
+    if (cols.length < 2 || !ONE_COLUMN.includes(role)) continue;
     let keep = cols[0]!;
     if (role === 'description') {
-      // `Item` + `Description` (a code, then the text): the explicit description word wins.
-      keep = cols.find((c) => !/^(item|artikel|article|art[ií]culo)\b/i.test(headers[c]!)) ?? keep;
+      const score = (c: number) => (TEXT_HEADER.test(headers[c]!) ? 2 : 0) - (CODE_HEADER.test(headers[c]!) ? 2 : 0);
+      for (const c of cols) if (score(c) > score(keep) || (score(c) === score(keep) && letters[c]! > letters[keep]!)) keep = c;
     }
     if (role === 'amount') {
       const net = cols.find((c) => /(net|excl|exkl|ht\b|sin iva|税抜)/i.test(headers[c]!));
@@ -177,7 +189,7 @@ export function mapColumns(grid: Grid, inherited?: ColumnMap): ColumnMap {
   const colStats = headers.map((_, c) => stats(grid, c, headerRows, roles[c] === 'quantity' || roles[c] === 'unit'));
   const numeric = colStats.map(isNumericColumn);
 
-  dedupeRoles(roles, headers);
+  dedupeRoles(roles, headers, colStats.map((x) => x.letters));
   // `Units` / `Einheit` holding numbers where no column is the quantity: that is the quantity.
   const unitCol = roles.indexOf('unit');
   if (unitCol >= 0 && !roles.includes('quantity') && numeric[unitCol]) roles[unitCol] = 'quantity';
@@ -197,8 +209,10 @@ export function mapColumns(grid: Grid, inherited?: ColumnMap): ColumnMap {
 
   const moneyCol = roles.findIndex((r) => r === 'amount' || r === 'unit_price' || r === 'debit' || r === 'credit');
   const bodyRows = grid.rows - headerRows;
+  // Tax by rate (rate, base, tax) or a row of totals (net, VAT, gross): figures, but no item text and no count.
+  const breakdown = (roles.includes('tax') || roles.includes('vat_rate')) && !roles.includes('description') && !roles.includes('quantity');
   let score = 0;
-  if (moneyCol >= 0 && colStats[moneyCol]!.numeric > 0 && bodyRows > 0) {
+  if (moneyCol >= 0 && colStats[moneyCol]!.numeric > 0 && bodyRows > 0 && !breakdown) {
     const fromHeader = headerRows > 0 ? 1 : 0.5;
     for (const r of new Set(roles)) if (r) score += (WEIGHT[r] ?? 0) * fromHeader;
     score += Math.min(2, colStats[moneyCol]!.numeric * 0.2);

@@ -5,7 +5,8 @@
 import type { BBox, LineItem } from '../types.js';
 import type { ColumnMap } from './columns.js';
 import { rowPage, unionBox, type Grid } from './grid.js';
-import { cents, currencyOf, parseNumber, parseQuantity, type Convention } from '../locale/numbers.js';
+import { cents, currencyOf, parseNumber, type Convention } from '../locale/numbers.js';
+import { cellNumber } from './cells.js';
 import type { SummaryLine } from './summary.js';
 import { startsWithPosition, summaryKind, type ColumnRole } from './vocabulary.js';
 
@@ -48,7 +49,7 @@ export function readRows(
   const col = (r: ColumnRole) => map.roles.indexOf(r);
   const keys = cellKeys(map);
   const qcol = map.roles.indexOf('quantity');
-  const num = (t: string, c: number) => (t ? (c === qcol ? parseQuantity : parseNumber)(t, convs[c] ?? null) : null);
+  const num = (t: string, c: number) => (t ? cellNumber(t, convs[c] ?? null, c === qcol) : null);
   const isNumberCol = (c: number) => map.roles[c] !== null && NUMBER_ROLES.includes(map.roles[c]!);
   const headerCurrency = map.headers.map((h) => currencyOf(h)).find((c) => c) ?? null;
 
@@ -74,21 +75,32 @@ export function readRows(
   }
 
   // Fold rows without numbers: into the next row when it has numbers but no description (the
-  // description printed above its figures), else into the row above (a wrapped description).
+  // description printed above its figures), else into the row above (a wrapped description) —
+  // unless the items open with a title line (`PRESTATION SUPPORT`, then its figures with their
+  // own details): then each title belongs to the row below it.
   const hasNumbers = (x: RawRow) => x.texts.some((t, c) => isNumberCol(c) && num(t, c) !== null);
   const rows: RawRow[][] = [];
   const dc = col('description');
+  const titled = opensWithTitles(raw.map(hasNumbers));
   for (let i = 0; i < raw.length; i++) {
     const x = raw[i]!;
+    const prev = rows[rows.length - 1];
+    // A group of text rows still waiting for its figures.
+    const open = !!prev && !prev.some(hasNumbers);
     if (hasNumbers(x)) {
-      const prev = rows[rows.length - 1];
-      if (prev && !prev.some(hasNumbers) && dc >= 0 && !x.texts[dc]) prev.push(x);
+      if (open && dc >= 0 && (titled || !x.texts[dc])) prev!.push(x);
       else rows.push([x]);
       continue;
     }
     const next = raw[i + 1];
+    if (titled) {
+      if (open) prev!.push(x);
+      else if (next) rows.push([x]);
+      else prev?.push(x);
+      continue;
+    }
     if (next && hasNumbers(next) && dc >= 0 && !next.texts[dc]) rows.push([x]);
-    else if (rows.length) rows[rows.length - 1]!.push(x);
+    else prev?.push(x);
     // A text-only row before any item is a section title, not an item.
   }
 
@@ -162,6 +174,19 @@ export function readRows(
 
 const dc0 = (map: ColumnMap) => map.roles.indexOf('description');
 
+/**
+ * Whether the items open with a title line above their figures: the first row is text only and
+ * most rows with figures (two at least) come right after a text-only row. A section title before
+ * the first of several items, or wrapped lines under the items, do not make that pattern.
+ */
+function opensWithTitles(numbered: boolean[]): boolean {
+  if (numbered.length < 2 || numbered[0]) return false;
+  let titled = 0;
+  for (let i = 1; i < numbered.length; i++) if (numbered[i] && !numbered[i - 1]) titled++;
+  const items = numbered.filter(Boolean).length;
+  return titled >= 2 && titled * 2 > items;
+}
+
 /** Words that open a sub-row of the item above: a breakdown of its charge, not an item of its own. */
 const SUB_ROW = /^(charges?|usage|includes?|including|of which|davon|inkl\.?|dont|incluye|waarvan|di cui)\b/i;
 
@@ -190,9 +215,13 @@ function foldSubRows(rows: RawRow[][], value: (x: RawRow, role: ColumnRole) => n
 /** `2 x Coffee`, `3× Bagel`, `2 * Brötchen`: a count, a times sign, the description. */
 const COUNT_PREFIX = /^(\d{1,4}(?:[.,]\d{1,3})?)\s*[xX×*]\s+(\S.*)$/u;
 
-/** The description as one line; under a merged `Pos. Bezeichnung` header, without the position number. */
+/**
+ * The description as one line; a line printed twice in a row (a name and an identical
+ * description) once; under a merged `Pos. Bezeichnung` header, without the position number.
+ */
 function describe(text: string, stripPosition: boolean): string {
-  const one = text.replace(/\s+/g, ' ').trim();
+  const lines = text.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  const one = lines.filter((l, i) => i === 0 || l !== lines[i - 1]).join(' ');
   return stripPosition ? one.replace(/^\d{1,4}\.?\s+(?=\S)/, '') : one;
 }
 

@@ -1,0 +1,126 @@
+/**
+ * Item tables as e-invoice generators print them (Factur-X / ZUGFeRD renderings): a VAT breakdown
+ * beside the items, a unit price printed as a small calculation, the item's name on a line above
+ * its figures. Each case is a cause of missed or wrong items on real e-invoices.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractLineItems } from '../../../src/extract/lineitems/index.js';
+import { page, table } from './build.js';
+
+const fields = (r: ReturnType<typeof extractLineItems>) => r.line_items.map((i) => [i.description, i.quantity, i.unit_price, i.amount]);
+
+describe('e-invoice item tables: which table holds the items', () => {
+  it('never takes a VAT breakdown (rate, base, tax) for the items, even when it has more figures', () => {
+    const items = table([
+      ['Désignation', 'P.U. HT', 'Qté', 'Total HT', 'TVA'],
+      ['Support', '(Brut: 65,00)\n(Net): 60,00', '1,00', '60,00', '20,00%'],
+      ['Papier', '(Brut: 31,00)\n(Net): 30,00', '3,00', '90,00', '10,00%'],
+    ]);
+    const vat = table(
+      [
+        // A header cell spanning two columns reads in both: a reason and its text under `Détail TVA`.
+        ['Détail TVA', 'Détail TVA', 'Code', 'Taux', 'Base TVA', 'Montant TVA'],
+        ['', '', 'S', '20,00%', '60,00', '12,00'],
+        ['', '', 'S', '10,00%', '90,00', '9,00'],
+        ['VATEX-EU-79-C', 'Débours', 'E', '0,00%', '5,00', '0,00'],
+        ['VATEX-EU-IC', 'Livraison intracommunautaire', 'K', '0,00%', '2,00', '0,00'],
+      ],
+      { top: 400 },
+    );
+    const r = extractLineItems([items, vat], [page([])]);
+    expect(r.line_items.map((i) => i.table_index)).toEqual([0, 0]);
+    expect(fields(r)).toEqual([
+      ['Support', 1, 60, 60],
+      ['Papier', 3, 30, 90],
+    ]);
+  });
+
+  it('reads no items from a German VAT summary table (Steuersatz, Netto, Steuer, Brutto)', () => {
+    const vat = table([
+      ['Steuersatz', 'Nettobetrag', 'Steuerbetrag', 'Bruttobetrag'],
+      ['19 %', '100,00', '19,00', '119,00'],
+      ['7 %', '50,00', '3,50', '53,50'],
+    ]);
+    expect(extractLineItems([vat], [page([])]).line_items).toEqual([]);
+  });
+
+  it('reads no items from a row of totals (net, VAT, gross) beside the item table', () => {
+    const items = table([
+      ['Description', 'Qty', 'Amount'],
+      ['Audit', '1', '100.00'],
+    ]);
+    const totals = table(
+      [
+        ['TOTAL HT', 'TOTAL TVA', 'TOTAL TTC'],
+        ['100,00', '20,00', '120,00'],
+      ],
+      { top: 300 },
+    );
+    expect(extractLineItems([totals], [page([])]).line_items).toEqual([]);
+    expect(extractLineItems([items, totals], [page([])]).line_items.map((i) => i.table_index)).toEqual([0]);
+  });
+
+  it('keeps the column named for the text as the description beside a code column', () => {
+    const t = table([
+      ['# ligne', 'Code article, référence', 'Nom & désignation', 'Qté', 'Total HT'],
+      ['1', 'ART_1254', 'Prestation support', '1,00', '60,00'],
+      ['2', 'ART_9874', 'Fournitures papier', '3,00', '28,00'],
+    ]);
+    expect(fields(extractLineItems([t], [page([])]))).toEqual([
+      ['Prestation support', 1, null, 60],
+      ['Fournitures papier', 3, null, 28],
+    ]);
+  });
+});
+
+describe('e-invoice item tables: cells printed as small calculations or twice', () => {
+  it('takes the net figure of a price printed as its calculation, and no guess without a net label', () => {
+    const t = table([
+      ['Description', 'Unit price', 'Qty', 'Amount'],
+      ['Support', '(Gross: 65.00)\n(Discount: 5.00)\n(Net): 60.00', '1', '60.00'],
+      ['Paper', 'Gross: 31.00\nDiscount: 1.00', '3', '90.00'],
+    ]);
+    expect(fields(extractLineItems([t], [page([])]))).toEqual([
+      ['Support', 1, 60, 60],
+      ['Paper', 3, null, 90],
+    ]);
+  });
+
+  it('says a line printed twice in a row once (a name and the same description)', () => {
+    const t = table([
+      ['Line item description', 'Quantity', 'Net'],
+      ['SHR-AW30-(A2K)-7,5X152\nSHR-AW30-(A2K)-7,5X152', '400,00', '13.104,00'],
+      ['Bolt M10\nzinc plated\nzinc plated', '25,00', '51,50'],
+    ]);
+    expect(fields(extractLineItems([t], [page([])])).map((f) => f[0])).toEqual(['SHR-AW30-(A2K)-7,5X152', 'Bolt M10 zinc plated']);
+  });
+});
+
+describe('e-invoice item tables: the name on a line above the figures', () => {
+  it('gives each item the title line above its row, not the row above', () => {
+    const t = table([
+      ['Désignation', 'Qté', 'Total HT'],
+      ['PRESTATION SUPPORT', '', ''],
+      ['Période de 01/01 au 31/01', '1,00', '60,00'],
+      ['FOURNITURES PAPIER', '', ''],
+      ['Lot 6254784', '3,00', '28,00'],
+      ['APPEL', '1,00', '7,00'],
+    ]);
+    expect(fields(extractLineItems([t], [page([])]))).toEqual([
+      ['PRESTATION SUPPORT Période de 01/01 au 31/01', 1, null, 60],
+      ['FOURNITURES PAPIER Lot 6254784', 3, null, 28],
+      ['APPEL', 1, null, 7],
+    ]);
+  });
+
+  it('still folds a wrapped description into the item above when items do not open with a title', () => {
+    const t = table([
+      ['Description', 'Qty', 'Amount'],
+      ['Hosting', '12', '300.00'],
+      ['incl. backups', '', ''],
+      ['Migration', '1', '500.00'],
+      ['Training', '2', '200.00'],
+    ]);
+    expect(fields(extractLineItems([t], [page([])])).map((f) => f[0])).toEqual(['Hosting incl. backups', 'Migration', 'Training']);
+  });
+});
