@@ -1,4 +1,4 @@
-// Issue 25 §4, scaled to a 5 s idle timeout (1 s for one sender): 300 upload bodies that stop sending are each cut
+// Issue 25 §4, scaled to a 10 s idle timeout (1 s for one sender): 300 upload bodies that stop sending are each cut
 // with 408 at the timeout, their temp files removed and nothing stored, while other requests
 // answer at once; a body that keeps sending is not cut; one address runs only so many uploads.
 import { existsSync, readdirSync } from 'node:fs';
@@ -65,17 +65,22 @@ describe('slow upload bodies', () => {
     return { port, key, base: `http://127.0.0.1:${port}` };
   }
 
-  it('300 bodies that stop sending: each 408 at the 5 s idle timeout, temp files removed, nothing stored; other requests answer meanwhile', async () => {
-    const { port, key, base } = await listen({ TABLEMILL_UPLOAD_IDLE_TIMEOUT_MS: '5000', TABLEMILL_UPLOADS_PER_ADDRESS: '0' });
+  it('300 bodies that stop sending: each 408 at the 10 s idle timeout, temp files removed, nothing stored; other requests answer meanwhile', async () => {
+    const { port, key, base } = await listen({ TABLEMILL_UPLOAD_IDLE_TIMEOUT_MS: '10000', TABLEMILL_UPLOADS_PER_ADDRESS: '0' });
     const full = HEAD.length + PNG.length + TAIL.length + 1_000_000;
     const slow = Array.from({ length: 300 }, () => rawUpload(port, key, Buffer.concat([HEAD, PNG]), full));
-    // The uploads open their temp files and fall silent (on a loaded machine not all within the
-    // timeout: the count is logged, not asserted).
+    let firstCut = Infinity;
+    for (const s of slow) void s.answer.then(() => (firstCut = Math.min(firstCut, Date.now())));
+    // The uploads are accepted, open their temp files and fall silent. Accepting 300 takes the
+    // server seconds at a load of 30 on 2 cores: wait until it answers quickly again, then ask.
     const t0 = Date.now();
     let openTemps = 0;
-    while (openTemps < 300 && Date.now() - t0 < 3000) {
+    for (;;) {
       openTemps = Math.max(openTemps, tempFiles(h!.dir).length);
-      await new Promise((r) => setTimeout(r, 20));
+      const s = Date.now();
+      await fetch(`${base}/healthz`);
+      if ((Date.now() - s < 200 && openTemps >= 300) || Date.now() - t0 > 7000) break;
+      await new Promise((r) => setTimeout(r, 50));
     }
     const meanwhile: number[] = [];
     for (const path of ['/healthz', '/v1/batches']) {
@@ -85,18 +90,16 @@ describe('slow upload bodies', () => {
       meanwhile.push(Date.now() - s);
     }
     const servedAt = Date.now();
-    let firstCut = Infinity;
-    for (const s of slow) void s.answer.then(() => (firstCut = Math.min(firstCut, Date.now())));
     const answers = await Promise.all(slow.map((s) => s.answer));
     const ms = answers.map((a) => a.ms).sort((a, b) => a - b);
     console.log(`temp files open: ${openTemps}; other requests meanwhile: ${meanwhile.join(', ')} ms; 408 after ${ms[0]}–${ms.at(-1)} ms`);
     expect(openTemps).toBeGreaterThan(0);
-    // Served while every slow upload was still held (the machine these run on is shared, so
-    // no latency bound is asserted; it is logged).
+    // Served while every slow upload was still held (the machine these run on is shared: the
+    // latency is logged, not bounded).
     expect(servedAt).toBeLessThan(firstCut);
     expect(answers.every((a) => a.status === 408 && a.closed)).toBe(true);
-    expect(ms[0]).toBeGreaterThanOrEqual(4900);
-    expect(ms.at(-1)!).toBeLessThan(15_000);
+    expect(ms[0]).toBeGreaterThanOrEqual(9900);
+    expect(ms.at(-1)!).toBeLessThan(25_000);
     expect(tempFiles(h!.dir)).toEqual([]);
     const list = await fetch(`${base}/v1/batches`, { headers: { authorization: `Bearer ${key}` } });
     expect(((await list.json()) as { batches: unknown[] }).batches).toEqual([]);
