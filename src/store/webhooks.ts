@@ -69,8 +69,12 @@ export interface WebhookStore {
    * has no delivery yet into a first pending attempt. Safe to run from several processes.
    */
   enqueueEvents(now: number): Promise<number>;
-  /** Claims up to `limit` due pending attempts for `leaseMs` (SKIP LOCKED / guarded update). */
-  claimDeliveries(limit: number, leaseMs: number, now: number): Promise<ClaimedDelivery[]>;
+  /**
+   * Claims up to `limit` due pending attempts for `leaseMs` (guarded update), at most one per
+   * receiver URL and none for the URLs in `skipUrls` (receivers the caller is already sending to
+   * as much as it will), so one slow receiver's backlog never fills a claim.
+   */
+  claimDeliveries(limit: number, leaseMs: number, now: number, skipUrls?: readonly string[]): Promise<ClaimedDelivery[]>;
   /** Records the attempt (and the next one, and disabling) in one transaction; false if the claim was lost. */
   finishAttempt(claim: ClaimedDelivery, result: AttemptResult, newDeliveryId: string, now: number): Promise<boolean>;
 }

@@ -21,8 +21,10 @@ export interface DispatcherOptions {
   now?: () => number;
   /** Idle wait between polls. 500 ms: a finished batch is announced within about half a second. */
   pollMs?: number;
-  /** Attempts claimed (and sent concurrently) per round. */
-  batchSize?: number;
+  /** Attempts in flight at once, all receivers together. */
+  maxInFlight?: number;
+  /** Attempts in flight at once to one receiver URL. */
+  perReceiver?: number;
   onError?: (err: unknown) => void;
   /** Told of every attempt once its outcome is recorded (log line, metrics). */
   onAttempt?: (attempt: AttemptReport) => void;
@@ -89,17 +91,28 @@ export function judge(out: SendOutcome, attempt: number, schedule: number[], now
   };
 }
 
-/** Starts the loop; it runs until `stop()`. */
+/**
+ * Starts the loop; it runs until `stop()`. Sends run side by side, each on its own: a free slot
+ * is filled by the next claim at once, never after the slowest send of a round (one receiver
+ * that did not answer held every other batch's event for its whole timeout). A receiver URL
+ * gets at most `perReceiver` sends at once, and its other due attempts stay in the database
+ * for whoever is free to send them.
+ */
 export function startDispatcher(opts: DispatcherOptions): Dispatcher {
   const now = opts.now ?? Date.now;
   const { timeoutMs, retryScheduleMs, allowPrivate } = opts.config.webhooks;
   const pollMs = opts.pollMs ?? 500;
-  const batchSize = opts.batchSize ?? 16;
+  // 64 sends waiting on sockets cost little; 2 a receiver keeps one slow endpoint's backlog
+  // from filling them.
+  const maxInFlight = opts.maxInFlight ?? 64;
+  const perReceiver = opts.perReceiver ?? 2;
   // The lease outlives the send's own time limit, so a live sender never loses its claim.
   const leaseMs = timeoutMs + 30_000;
   let stopped = false;
   let wake: (() => void) | null = null;
   let timer: NodeJS.Timeout | null = null;
+  const inFlight = new Set<Promise<void>>();
+  const byUrl = new Map<string, number>();
 
   async function attempt(claim: ClaimedDelivery): Promise<void> {
     const started = performance.now();
@@ -120,24 +133,44 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     });
   }
 
-  async function round(): Promise<number> {
+  function start(claim: ClaimedDelivery): void {
+    byUrl.set(claim.url, (byUrl.get(claim.url) ?? 0) + 1);
+    const p: Promise<void> = attempt(claim)
+      .catch((err) => opts.onError?.(err))
+      .finally(() => {
+        inFlight.delete(p);
+        const left = (byUrl.get(claim.url) ?? 1) - 1;
+        if (left <= 0) byUrl.delete(claim.url);
+        else byUrl.set(claim.url, left);
+        // A freed slot (or receiver) may take an attempt that is due now.
+        wake?.();
+      });
+    inFlight.add(p);
+  }
+
+  /** Claims what the free slots can take and starts it; true when more may be due at once. */
+  async function fill(): Promise<boolean> {
+    const free = maxInFlight - inFlight.size;
+    if (free <= 0) return false;
     await opts.webhooks.enqueueEvents(now());
-    const claims = await opts.webhooks.claimDeliveries(batchSize, leaseMs, now());
-    await Promise.all(claims.map((c) => attempt(c).catch((err) => opts.onError?.(err))));
-    return claims.length;
+    const busy = [...byUrl].filter(([, n]) => n >= perReceiver).map(([url]) => url);
+    const claims = await opts.webhooks.claimDeliveries(free, leaseMs, now(), busy);
+    for (const c of claims) start(c);
+    // One claim takes one attempt per receiver: any claim may have left more due behind it.
+    return claims.length > 0;
   }
 
   const unsubscribe = opts.changes?.subscribe('webhooks', () => wake?.());
 
   const loop = (async () => {
     while (!stopped) {
-      let busy = false;
+      let more = false;
       try {
-        busy = (await round()) === batchSize;
+        more = await fill();
       } catch (err) {
         opts.onError?.(err);
       }
-      if (busy || stopped) continue;
+      if (more || stopped) continue;
       await new Promise<void>((resolve) => {
         wake = resolve;
         timer = setTimeout(resolve, pollMs);
@@ -156,6 +189,7 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
       if (timer) clearTimeout(timer);
       wake?.();
       await loop;
+      await Promise.all(inFlight);
     },
   };
 }

@@ -127,6 +127,28 @@ export function partsContract(name: string, harness: PartsHarness): void {
       }
     });
 
+    it('a claim takes one due attempt per receiver URL and none of the URLs skipped', async () => {
+      const s = await harness.fresh();
+      try {
+        const hooks: Record<string, string> = { b1: 'https://a.example/hook', b2: 'https://a.example/hook', b3: 'https://a.example/hook', b4: 'https://b.example/hook' };
+        for (const [name, url] of Object.entries(hooks)) {
+          const { acc, batch, finish } = await finishedBatch(s, name);
+          await s.webhooks.putWebhook(acc.id, batch.id, url, 'whsec_a', 1);
+          await finish(5);
+        }
+        expect(await s.webhooks.enqueueEvents(6)).toBe(4);
+        const skipped = await s.webhooks.claimDeliveries(10, 1000, 7, ['https://a.example/hook']);
+        expect(skipped.map((c) => c.url)).toEqual(['https://b.example/hook']);
+        const first = await s.webhooks.claimDeliveries(10, 1000, 7);
+        expect(first.map((c) => c.url)).toEqual(['https://a.example/hook']);
+        const second = await s.webhooks.claimDeliveries(10, 1000, 7, []);
+        expect(second.map((c) => c.url)).toEqual(['https://a.example/hook']);
+        expect(new Set([...first, ...second].map((c) => c.id)).size).toBe(2);
+      } finally {
+        await s.close();
+      }
+    });
+
     it('a redelivery is the next attempt of the same event, due now; 410 disables the webhook and fails what is pending', async () => {
       const s = await harness.fresh();
       try {

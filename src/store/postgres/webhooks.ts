@@ -104,20 +104,28 @@ export class PostgresWebhookStore implements WebhookStore {
     return count;
   }
 
-  async claimDeliveries(limit: number, leaseMs: number, now: number): Promise<ClaimedDelivery[]> {
+  async claimDeliveries(limit: number, leaseMs: number, now: number, skipUrls: readonly string[] = []): Promise<ClaimedDelivery[]> {
     const token = randomBytes(12).toString('hex');
+    // The earliest due attempt of each receiver URL not skipped, earliest first. DISTINCT ON
+    // cannot take FOR UPDATE, so the update guards instead: a row another dispatcher leased
+    // meanwhile fails the re-checked condition and is left out.
     const r = await this.pool.query(
       `WITH claimed AS (
          UPDATE webhook_deliveries SET lease_until = $1, claim_token = $2
          WHERE id IN (
-           SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.batch_id = d.batch_id AND w.disabled_at IS NULL
-           WHERE d.status = 'pending' AND d.next_attempt_at <= $3 AND (d.lease_until IS NULL OR d.lease_until < $3)
-           ORDER BY d.next_attempt_at LIMIT $4 FOR UPDATE OF d SKIP LOCKED)
+           SELECT id FROM (
+             SELECT DISTINCT ON (w.url) d.id, d.next_attempt_at
+             FROM webhook_deliveries d JOIN webhooks w ON w.batch_id = d.batch_id AND w.disabled_at IS NULL
+             WHERE d.status = 'pending' AND d.next_attempt_at <= $3 AND (d.lease_until IS NULL OR d.lease_until < $3)
+               AND NOT (w.url = ANY($5::text[]))
+             ORDER BY w.url, d.next_attempt_at, d.id) due
+           ORDER BY next_attempt_at LIMIT $4)
+           AND status = 'pending' AND (lease_until IS NULL OR lease_until < $3)
          RETURNING *)
        SELECT c.id, c.batch_id, c.event_id, c.attempt, c.status, c.response_status, c.error, c.created_at, c.next_attempt_at, c.claim_token,
               w.url, w.secret, e.type AS event_type, e.created_at AS event_created_at, e.batch_json::text AS batch_json
        FROM claimed c JOIN webhooks w ON w.batch_id = c.batch_id JOIN batch_events e ON e.id = c.event_id`,
-      [now + leaseMs, token, now, limit],
+      [now + leaseMs, token, now, limit, [...skipUrls]],
     );
     return (r.rows as Raw[]).map((row) => ({
       ...toDelivery(row),

@@ -115,13 +115,18 @@ export class SqliteWebhookStore implements WebhookStore {
     return tx.immediate();
   }
 
-  async claimDeliveries(limit: number, leaseMs: number, now: number): Promise<ClaimedDelivery[]> {
+  async claimDeliveries(limit: number, leaseMs: number, now: number, skipUrls: readonly string[] = []): Promise<ClaimedDelivery[]> {
+    // The earliest due attempt of each receiver URL not skipped, earliest first.
     const pick = prepared(
       this.db,
-      `SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.batch_id = d.batch_id AND w.disabled_at IS NULL
-       WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?)
-       ORDER BY d.next_attempt_at LIMIT ?`,
+      `SELECT id FROM (
+         SELECT d.id, d.next_attempt_at, row_number() OVER (PARTITION BY w.url ORDER BY d.next_attempt_at, d.id) AS nth
+         FROM webhook_deliveries d JOIN webhooks w ON w.batch_id = d.batch_id AND w.disabled_at IS NULL
+         WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?)
+           AND w.url NOT IN (SELECT value FROM json_each(?)))
+       WHERE nth = 1 ORDER BY next_attempt_at LIMIT ?`,
     );
+    const skip = JSON.stringify(skipUrls);
     const take = prepared(
       this.db,
       `UPDATE webhook_deliveries SET lease_until = ?, claim_token = ?
@@ -134,10 +139,10 @@ export class SqliteWebhookStore implements WebhookStore {
        FROM webhook_deliveries d JOIN webhooks w ON w.batch_id = d.batch_id JOIN batch_events e ON e.id = d.event_id WHERE d.id = ?`,
     );
     // Nothing due (the usual case): answer from a read, without the write lock.
-    if (!pick.all(now, now, 1).length) return [];
+    if (!pick.all(now, now, skip, 1).length) return [];
     const tx = this.db.transaction(() => {
       const out: ClaimedDelivery[] = [];
-      for (const { id } of pick.all(now, now, limit) as Array<{ id: string }>) {
+      for (const { id } of pick.all(now, now, skip, limit) as Array<{ id: string }>) {
         const token = randomBytes(12).toString('hex');
         if (take.run(now + leaseMs, token, id, now).changes === 0) continue;
         const r = load.get(id) as Raw;
