@@ -21,9 +21,9 @@ async function batchOf(s: Store, accountId: string, name: string, n: number, t: 
   return (await s.getBatch(accountId, name))!.id;
 }
 
-/** One worker round: claims `CLAIM` documents and completes them. */
-async function round(s: Store, t: number) {
-  const got = await s.claimDocuments(CLAIM, LEASE, t);
+/** One worker round: claims `size` documents (default `CLAIM`) and completes them. */
+async function round(s: Store, t: number, size = CLAIM) {
+  const got = await s.claimDocuments(size, LEASE, t);
   for (const c of got) await s.completeDocument(c.id, c.attempt, ok, t);
   return got;
 }
@@ -47,6 +47,41 @@ export function fairContract(name: string, harness: PartsHarness): void {
         await s.close();
       }
     }, 120_000);
+
+    it("with one free slot per claim, another account's document is taken in the next claim, then the accounts alternate", async () => {
+      // A worker whose slots free up one at a time claims one document at a time: the turn must
+      // pass between claims, not only within one.
+      const s = await harness.fresh();
+      try {
+        const a = await s.getOrCreateAccount('acc-a', 1);
+        const b = await s.getOrCreateAccount('acc-b', 1);
+        await batchOf(s, a.id, 'big', 20, 10);
+        expect((await round(s, 20, 1))[0].account_id).toBe(a.id);
+        await batchOf(s, b.id, 'few', 3, 30);
+        const order: string[] = [];
+        for (let r = 0; r < 6; r++) order.push((await round(s, 40 + r, 1))[0].account_id === a.id ? 'A' : 'B');
+        expect(order.join('')).toBe('BABABA');
+      } finally {
+        await s.close();
+      }
+    });
+
+    it('two batches of one account alternate, also one claim of one document at a time', async () => {
+      const s = await harness.fresh();
+      try {
+        const a = await s.getOrCreateAccount('acc-a', 1);
+        const first = await batchOf(s, a.id, 'first', 4, 10);
+        const second = await batchOf(s, a.id, 'second', 4, 11);
+        const order: string[] = [];
+        for (let r = 0; r < 6; r++) {
+          const id = (await round(s, 20 + r, 1))[0].batch_id;
+          order.push(id === first ? '1' : id === second ? '2' : '?');
+        }
+        expect(order.join('')).toBe('121212');
+      } finally {
+        await s.close();
+      }
+    });
 
     it('two batches of one account alternate', async () => {
       const s = await harness.fresh();

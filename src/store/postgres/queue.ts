@@ -1,6 +1,6 @@
 /** SQL of the queue: claim, renew, complete, reap (PostgreSQL). */
 import type { DocumentOutcome } from '../types.js';
-import { fairOrderSql } from '../fair-order.js';
+import { fairOrderBy, fairOrderSql } from '../fair-order.js';
 import { BATCH_JSON_SQL, LIVE_ALL_DONE_SQL } from './events.js';
 import { CHANGES_CHANNEL, schemaPayload } from './notify.js';
 import type { Q } from './pool.js';
@@ -11,7 +11,7 @@ const FAIR = fairOrderSql("CROSS JOIN LATERAL (SELECT id, seq FROM documents WHE
 
 /**
  * Claims up to `limit` pending documents in fair order (see `fairOrderSql`), bumps their batches' counters (first claims only:
- * queued → processing) and announces the change, in ONE autocommit statement: one round-trip
+ * queued → processing), stamps their batches' `last_claimed_at` and announces the change, in ONE autocommit statement: one round-trip
  * and one commit per claim group. Concurrent claimers skip each other's rows (SKIP LOCKED), so
  * two never get the same one. `attempts` becomes 1 exactly on a first claim.
  */
@@ -19,12 +19,13 @@ export async function claimPending(q: Q, limit: number, leaseUntil: number, now:
   const sql = `WITH c AS (
        UPDATE documents SET state = 'leased', attempts = attempts + 1, lease_until = $2, started_at = coalesce(started_at, $3)
        WHERE id IN (SELECT d.id FROM documents d JOIN (${FAIR}) f ON f.id = d.id WHERE d.state = 'pending'
-         ORDER BY f.ra, f.seq LIMIT $1 FOR UPDATE OF d SKIP LOCKED)
+         ORDER BY ${fairOrderBy('f')} LIMIT $1 FOR UPDATE OF d SKIP LOCKED)
        RETURNING id, account_id, batch_id, blob_key, content_type, filename, attempts, seq, queued_at
      ), g AS (
-       SELECT batch_id, count(*)::int AS n FROM c WHERE attempts = 1 GROUP BY batch_id
+       SELECT batch_id, (count(*) FILTER (WHERE attempts = 1))::int AS n FROM c GROUP BY batch_id
      ), b AS (
-       UPDATE batches SET queued = queued - g.n, processing = processing + g.n, min_started_at = LEAST(min_started_at, $3::bigint)
+       UPDATE batches SET queued = queued - g.n, processing = processing + g.n, last_claimed_at = $3,
+         min_started_at = CASE WHEN g.n > 0 THEN LEAST(min_started_at, $3::bigint) ELSE min_started_at END
        FROM g WHERE batches.id = g.batch_id
      )
      SELECT c.*, pg_notify($4, ${schemaPayload('documents')}) FROM c`;

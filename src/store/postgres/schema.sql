@@ -53,6 +53,7 @@ TABLE batches
   deleted_at bigint
   webhook_url text
   awaiting_process integer NOT NULL DEFAULT 0
+  last_claimed_at bigint NOT NULL DEFAULT 0
   CONSTRAINT batches_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id)
   CONSTRAINT batches_awaiting_process_check CHECK ((awaiting_process >= 0))
   CONSTRAINT batches_canceled_check CHECK ((canceled >= 0))

@@ -1,6 +1,6 @@
 /** SQL of the queue: claim, renew, complete, reap (SQLite). */
 import type { DocumentOutcome } from '../types.js';
-import { fairOrderSql } from '../fair-order.js';
+import { fairOrderBy, fairOrderSql } from '../fair-order.js';
 import { prepared, type Db } from './db.js';
 
 type Raw = Record<string, unknown>;
@@ -15,9 +15,15 @@ const FAIR = fairOrderSql("JOIN documents d ON d.id IN (SELECT id FROM documents
  */
 export function claimPending(db: Db, limit: number, leaseUntil: number, now: number): Raw[] {
   const sql = `UPDATE documents SET state = 'leased', attempts = attempts + 1, lease_until = @lease, started_at = coalesce(started_at, @now)
-     WHERE id IN (SELECT id FROM (${FAIR}) ORDER BY ra, seq LIMIT @limit) AND state = 'pending'
+     WHERE id IN (SELECT id FROM (${FAIR}) f ORDER BY ${fairOrderBy('f')} LIMIT @limit) AND state = 'pending'
      RETURNING id, account_id, batch_id, blob_key, content_type, filename, attempts, queued_at`;
   return prepared(db, sql).all({ lease: leaseUntil, now, limit }) as Raw[];
+}
+
+/** Stamps the batches a claim took documents from, for the fair order's turns. */
+export function markClaimed(db: Db, batchIds: Iterable<string>, now: number): void {
+  const stmt = prepared(db, 'UPDATE batches SET last_claimed_at = ? WHERE id = ?');
+  for (const id of batchIds) stmt.run(now, id);
 }
 
 /** Extends the lease while `attempt` holds it (the attempt fence). */

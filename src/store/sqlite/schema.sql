@@ -38,7 +38,7 @@ CREATE TABLE batches (
   run INTEGER NOT NULL DEFAULT 0,
   deleted_at INTEGER,
   webhook_url TEXT
-, awaiting_process INTEGER NOT NULL DEFAULT 0 CHECK (awaiting_process >= 0));
+, awaiting_process INTEGER NOT NULL DEFAULT 0 CHECK (awaiting_process >= 0), last_claimed_at INTEGER NOT NULL DEFAULT 0);
 
 CREATE TABLE document_corrections (
   document_id TEXT PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,

@@ -268,6 +268,7 @@ export class SqliteStore implements Store {
     return this.write(() => {
       const rows = queue.claimPending(this.db, limit, now + leaseMs, now);
       for (const [batchId, n] of perBatch(rows, isFirstClaim)) batches.bumpBatch(this.db, batchId, deltas.firstClaimed(n, now));
+      queue.markClaimed(this.db, new Set(rows.map((r) => r.batch_id as string)), now);
       return rows.map(toClaimed);
     }, (out) => out.length > 0);
   }
