@@ -58,6 +58,12 @@ export function readRows(
   const summaries: SummaryLine[] = [];
   const raw: RawRow[] = [];
   let ended = false;
+  // Inside the block under a subtotal or tax line, until a row with a count or a price opens more items.
+  let inSummary = false;
+  let priced = false;
+  const qc = col('quantity');
+  const pc = col('unit_price');
+  const has = (texts: string[], c: number) => c >= 0 && !!texts[c] && num(texts[c]!, c) !== null;
   for (let r = map.headerRows; r < grid.rows; r++) {
     const texts = Array.from({ length: grid.cols }, (_, c) => grid.text(r, c));
     if (texts.every((t) => !t)) continue;
@@ -68,9 +74,16 @@ export function readRows(
       // After the total nothing is an item (notes, payment terms); a carried-forward line is not an end.
       // Subtotals may close sections of items (`Subtotal hardware`, then more items), so only a total ends the items.
       if (summary.kind === 'total' || summary.kind === 'balance_close') ended = true;
+      if (summary.kind === 'subtotal' || summary.kind === 'tax') inSummary = true;
       continue;
     }
     if (ended) continue;
+    const counted = has(texts, qc) || has(texts, pc);
+    // Under the subtotal of items that had counts or prices, a line with neither (shipping,
+    // rounding, `Rechnungssumme brutto`, a payment note) belongs to the totals, not the items.
+    if (inSummary && priced && !counted) continue;
+    inSummary = false;
+    priced ||= counted;
     raw.push({ row: r, texts, boxes, page: rowPage(grid.table, r) });
   }
 

@@ -101,6 +101,10 @@ function starts(re: RegExp, l: string): boolean {
   return !next || !/[a-zäöüßà-ÿ]/.test(next);
 }
 
+/** A total's qualifier saying tax is in it (`brutto`, `TTC`, `gross`), or left out (`net`, `HT`, `excl. VAT`). */
+const GROSS = /(incl|inkl|brutto|\bgross\b|ttc|con iva|税込)/;
+const NET_QUALIFIER = /(excl|exkl|excluding|before tax|\bnet(to)?\b|\bht\b|hors tax|sin iva|zonder btw|ohne (mwst|ust|steuer)|税抜)/;
+
 /** The kind of summary row a label starts, or null when it is not one. Anchored at the start. */
 export function summaryKind(label: string): SummaryKind | null {
   const l = normalizeText(label).toLowerCase().replace(/[:：]\s*$/, '');
@@ -109,8 +113,11 @@ export function summaryKind(label: string): SummaryKind | null {
   if (/^(opening balance|balance brought|previous balance|anfangssaldo|alter (kontostand|saldo)|saldo (inicial|anterior)|beginsaldo|saldo begin|solde (initial|précédent|d'ouverture)|前月繰越|前回残高|期首残高)/.test(l)) return 'balance_open';
   if (/^(closing balance|new balance|balance carried|endsaldo|neuer (kontostand|saldo)|saldo (final|nuevo)|eindsaldo|saldo eind|nieuw saldo|solde (final|nouveau)|nouveau solde|今回残高|期末残高|残高合計)/.test(l)) return 'balance_close';
   if (/^(sub-? ?total|zwischensumme|nettobetrag|netto ?summe|summe netto|gesamt netto|nettobetrag|netto$|total net|net total|net amount|total ht|total hors|base imponible|subtotaal|totaal excl|sous-total|sous total|totale imponibile|imponibile|subtotale|totale parziale|total ilíquido|小計|税抜合計|税抜金額)/.test(l)) return 'subtotal';
-  if (/^(total|gesamt|summe|rechnungsbetrag|endbetrag|bruttobetrag|importe total|totaal|te betalen|net à payer|montant total|totale|合計|税込|ご請求|請求金額|amount due|balance due|grand total|zu zahlen|a pagar)/.test(l) && !/^total(?:ly|ity)/.test(l)) {
-    if (TAX.test(l) && !/(incl|inkl|brutto|ttc|con iva|税込|合計)/.test(l)) return 'tax'; // `Total VAT`, `Summe MwSt`
+  if (/^(total|gesamt|summe|rechnungsbetrag|rechnungssumme|endbetrag|endsumme|bruttobetrag|bruttosumme|importe total|totaal|te betalen|net à payer|montant total|montant ttc|totale|合計|税込|ご請求|請求金額|amount due|balance due|grand total|zu zahlen|a pagar)/.test(l) && !/^total(?:ly|ity)/.test(l)) {
+    const gross = GROSS.test(l);
+    if (TAX.test(l) && !gross && !/合計/.test(l)) return 'tax'; // `Total VAT`, `Summe MwSt`
+    // `Total amount (net)`, `Montant total HT`, `Rechnungssumme netto`: the total before tax.
+    if (NET_QUALIFIER.test(l) && !gross && !/^(net à payer|net a payer)/.test(l)) return 'subtotal';
     return 'total';
   }
   // `VAT Reg No. GB 123…`, `Tax ID: 91-…`, `MwSt-Nr.`: the vendor's tax id, not a tax amount.

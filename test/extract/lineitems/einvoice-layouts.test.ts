@@ -124,3 +124,53 @@ describe('e-invoice item tables: the name on a line above the figures', () => {
     expect(fields(extractLineItems([t], [page([])])).map((f) => f[0])).toEqual(['Hosting incl. backups', 'Migration', 'Training']);
   });
 });
+
+describe('e-invoice item tables: the totals under the items', () => {
+  it('keeps net, VAT and gross lines and what follows them out of the items', () => {
+    const t = table([
+      ['Pos.', 'Bezeichnung', 'Menge', 'Einzelpreis', 'Gesamt'],
+      ['1', 'Schrauben', '10', '1,00', '10,00'],
+      ['2', 'Muttern', '5', '2,00', '10,00'],
+      ['', 'Nettobetrag', '', '', '20,00'],
+      ['', 'zzgl. 19 % USt.', '', '', '3,80'],
+      ['', 'Versandkosten', '', '', '0,00'],
+      ['', 'Rechnungssumme Brutto', '', '', '23,80'],
+    ]);
+    const r = extractLineItems([t], [page([])]);
+    expect(fields(r)).toEqual([
+      ['Schrauben', 10, 1, 10],
+      ['Muttern', 5, 2, 10],
+    ]);
+    expect(r.totals).toEqual({ subtotal: 20, tax: 3.8, total: 23.8, currency: null, flags: [] });
+  });
+
+  it('reads items again after a section subtotal when they have counts and prices', () => {
+    const t = table([
+      ['Description', 'Qty', 'Unit price', 'Amount'],
+      ['Laptop', '1', '900.00', '900.00'],
+      ['Subtotal hardware', '', '', '900.00'],
+      ['Setup', '2', '50.00', '100.00'],
+      ['Subtotal services', '', '', '100.00'],
+    ]);
+    expect(fields(extractLineItems([t], [page([])])).map((f) => f[0])).toEqual(['Laptop', 'Setup']);
+  });
+
+  it('tells a total before tax from the total: net, HT, excl. are the subtotal', () => {
+    const t = table([
+      ['Description', 'Qty', 'Unit price', 'Amount'],
+      ['Screws', '10', '1.00', '10.00'],
+    ]);
+    const below = [
+      ['Total', 'amount', '(net):', '10,00', '€'],
+      ['Total', 'tax', 'amount:', '1,90', '€'],
+      ['Total', 'amount', '(gross):', '11,90', '€'],
+    ];
+    expect(extractLineItems([t], [page(below)]).totals).toEqual({ subtotal: 10, tax: 1.9, total: 11.9, currency: 'EUR', flags: [] });
+    const fr = [
+      ['Montant', 'Total', 'HT', '10,00'],
+      ['Total', 'TVA', '1,90'],
+      ['Montant', 'Total', 'TTC', '11,90'],
+    ];
+    expect(extractLineItems([t], [page(fr)]).totals).toMatchObject({ subtotal: 10, tax: 1.9, total: 11.9 });
+  });
+});

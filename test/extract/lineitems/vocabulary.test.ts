@@ -36,6 +36,8 @@ describe('summaryKind', () => {
     ['TVA 20 %', 'tax'], ['消費税（10%）', 'tax'], ['Total VAT', 'tax'],
     ['Total', 'total'], ['Total USD', 'total'], ['Gesamtbetrag EUR', 'total'], ['Rechnungsbetrag', 'total'], ['Totaal', 'total'],
     ['Total TTC', 'total'], ['合計', 'total'], ['Amount due', 'total'], ['Total incl. VAT', 'total'],
+    ['Total amount (net):', 'subtotal'], ['Montant Total HT', 'subtotal'], ['Rechnungssumme netto', 'subtotal'], ['Gesamtbetrag netto', 'subtotal'],
+    ['Total amount (gross):', 'total'], ['Montant Total TTC', 'total'], ['Rechnungssumme Brutto', 'total'], ['Net à payer', 'total'], ['Total tax amount:', 'tax'],
     ['Übertrag', 'carry'], ['Carried forward', 'carry'],
     ['Opening balance', 'balance_open'], ['Alter Kontostand', 'balance_open'], ['Closing balance', 'balance_close'], ['Neuer Kontostand', 'balance_close'],
     ['Website redesign', null], ['Taxi fare', null], ['', null],
