@@ -64,7 +64,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   app.addHook('onResponse', async (request, reply) => {
     deps.metrics.observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
   });
-  registerErrorHandling(app);
+  registerErrorHandling(app, (fault) => deps.metrics.storeFault(fault, 'api'));
   registerPageHeaders(app);
 
   await app.register(multipart, {

@@ -49,10 +49,16 @@ function tooManyFailures(perMinute: number, msBeforeNext: number): ApiError {
   return new ApiError(429, 'rate_limited', `more than ${perMinute} failed authentications a minute from this address; retry in ${retry} s`, { limit: perMinute, class: 'auth_failures' }, { 'retry-after': retry });
 }
 
+/** The 503 when the counters cannot be read or written: closed, never open to guessing. */
+function countersUnavailable(): ApiError {
+  return new ApiError(503, 'unavailable', 'the failed-authentication limit cannot count now: try again', { reason: 'rate_limiter' }, { 'retry-after': '5' });
+}
+
 /**
  * Failed authentications per client address, on the store's counters (so every API process of
  * a cluster shares them): past `perMinute`, the address answers 429 before its key is even
- * looked at, so guessing keys gains nothing from the answers. A database error counts nothing.
+ * looked at, so guessing keys gains nothing from the answers. Counters that cannot be read or
+ * written answer 503.
  */
 export class AuthFailureLimit {
   private limiter: RateLimiterAbstract | null = null;
@@ -69,7 +75,12 @@ export class AuthFailureLimit {
 
   /** The refusal for `address` when it is past its limit. */
   async blocked(address: string): Promise<ApiError | null> {
-    const res = await this.counter.get(address).catch(() => null);
+    let res: RateLimiterRes | null;
+    try {
+      res = await this.counter.get(address);
+    } catch {
+      return countersUnavailable();
+    }
     return res && res.consumedPoints > this.perMinute ? tooManyFailures(this.perMinute, res.msBeforeNext) : null;
   }
 
@@ -79,7 +90,7 @@ export class AuthFailureLimit {
       await this.counter.consume(address, 1);
       return null;
     } catch (err) {
-      return err instanceof RateLimiterRes ? tooManyFailures(this.perMinute, err.msBeforeNext) : null;
+      return err instanceof RateLimiterRes ? tooManyFailures(this.perMinute, err.msBeforeNext) : countersUnavailable();
     }
   }
 }

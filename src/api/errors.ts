@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ApiErrorCode } from '../domain/errors.js';
+import { storeFault } from '../store/faults.js';
 
 const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
   400: 'invalid_request',
@@ -19,9 +20,19 @@ const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
   503: 'unavailable',
 };
 
+/** 507: nothing of the request was stored (API.md §5). */
+export const storageFull = () =>
+  new ApiError(507, 'insufficient_storage', 'the disk or the blob store is full: nothing was stored; try again later', undefined, { 'retry-after': '30' });
+
+/** 503 while the database cannot be reached (a restart, a lost connection). */
+export const databaseUnavailable = () => new ApiError(503, 'unavailable', 'the database cannot be reached: try again', { reason: 'database' }, { 'retry-after': '2' });
+
 /** Maps anything thrown in a request to an ApiError. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  const fault = storeFault(err);
+  if (fault === 'storage_full') return storageFull();
+  if (fault === 'unavailable') return databaseUnavailable();
   const e = err as FastifyError & { validation?: unknown[]; validationContext?: string };
   if (e && Array.isArray(e.validation)) {
     return new ApiError(400, 'invalid_request', e.message, {
@@ -79,9 +90,11 @@ export function frameworkErrorHandler(err: FastifyError, request: FastifyRequest
 }
 
 /** Installs the error and not-found handlers on the root instance. */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, onFault?: (fault: 'storage_full' | 'unavailable') => void): void {
   app.setErrorHandler((err, request, reply) => {
     const apiErr = toApiError(err);
+    if (apiErr.status === 507) onFault?.('storage_full');
+    else if (apiErr.status === 503 && apiErr.details?.reason === 'database') onFault?.('unavailable');
     if (apiErr.status >= 500) request.log.error({ err }, 'request failed');
     return sendError(request, reply, apiErr);
   });

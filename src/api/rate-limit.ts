@@ -10,6 +10,7 @@ import { ApiError } from '../domain/errors.js';
 import type { RateLimitCounters } from '../store/rate-limits.js';
 import type { AppDeps } from './deps.js';
 import { sendError } from './errors.js';
+import { storeFault } from '../store/faults.js';
 
 type LimitClass = 'status' | 'default';
 const WINDOW_S = 60;
@@ -37,8 +38,9 @@ export function rateLimitHeaders(cls: LimitClass, limit: number, res: RateLimite
 }
 
 /**
- * The onRequest hook of the /v1 routes, after auth (it keys on the API key). A database error
- * lets the request through (logged): the limiter must not turn a hiccup into an outage.
+ * The onRequest hook of the /v1 routes, after auth (it keys on the API key). A counter that
+ * cannot be read or written (a full disk, a database away) refuses with 503: letting requests
+ * through unchecked is what a flood would wait for.
  */
 export function rateLimitHook(deps: AppDeps) {
   const { enabled, statusPerMinute, defaultPerMinute } = deps.config.rateLimits;
@@ -56,7 +58,10 @@ export function rateLimitHook(deps: AppDeps) {
       res = await limiters[cls].consume(key, 1);
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) {
-        request.log.error({ err }, 'rate limiter unavailable; request let through');
+        request.log.error({ err }, 'rate limiter unavailable; request refused');
+        const fault = storeFault(err);
+        if (fault) deps.metrics.storeFault(fault, 'api');
+        await sendError(request, reply, new ApiError(503, 'unavailable', 'the rate limiter cannot count now: try again', { reason: 'rate_limiter' }, { 'retry-after': '5' }));
         return;
       }
       const headers = rateLimitHeaders(cls, perMinute[cls], err);

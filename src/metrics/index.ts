@@ -36,6 +36,7 @@ export class Metrics {
   private readonly ocr = new Histogram({ name: 'tablemill_ocr_duration_seconds', help: 'OCR time of a document whose pages were OCR-read, by engine.', labelNames: ['engine'] as const, buckets: WORK_BUCKETS, registers: [this.registry] });
   private readonly queueWait = new Histogram({ name: 'tablemill_queue_wait_seconds', help: 'Time from a document entering the queue to its claim.', buckets: WAIT_BUCKETS, registers: [this.registry] });
   private readonly webhookAttempts = new Histogram({ name: 'tablemill_webhook_attempt_duration_seconds', help: 'Webhook delivery attempts by outcome (delivered, retry, failed, disabled).', labelNames: ['outcome'] as const, buckets: HTTP_BUCKETS, registers: [this.registry] });
+  private readonly storeFaults = new Counter({ name: 'tablemill_store_faults_total', help: 'Operations refused because the disk or blob store was full (storage_full) or the database could not be reached (unavailable), by component (api, worker).', labelNames: ['fault', 'component'] as const, registers: [this.registry] });
   private readonly documents = new Gauge({ name: 'tablemill_documents', help: 'Documents by public status, all accounts.', labelNames: ['status'] as const, registers: [this.registry] });
   private readonly queueDepth = new Gauge({ name: 'tablemill_queue_depth', help: 'Documents submitted and waiting for a worker.', registers: [this.registry] });
   private readonly childRss = new Gauge({ name: 'tablemill_extraction_child_resident_memory_bytes', help: 'RSS of each extraction child process, by slot.', labelNames: ['slot'] as const, registers: [this.registry] });
@@ -71,6 +72,20 @@ export class Metrics {
   /** Records one webhook delivery attempt. */
   webhookAttempt(outcome: string, seconds: number): void {
     this.webhookAttempts.observe({ outcome }, seconds);
+  }
+
+  /** When this process last met a full disk or blob store, and last stored something after it (ms). */
+  readonly storage = { fullAt: 0, okAt: 0 };
+
+  /** Counts an operation refused for a full disk or an unreachable database. */
+  storeFault(fault: 'storage_full' | 'unavailable', component: 'api' | 'worker', at = Date.now()): void {
+    this.storeFaults.inc({ fault, component });
+    if (fault === 'storage_full') this.storage.fullAt = at;
+  }
+
+  /** Notes a write that went through (an upload stored, an outcome written): space is back. */
+  stored(at = Date.now()): void {
+    this.storage.okAt = at;
   }
 
   /** Reads the extraction children's memory at every scrape. */

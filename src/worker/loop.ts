@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import { startLeaseRenewal } from './lease.js';
 import { startReaper } from './reaper.js';
 import type { Metrics } from '../metrics/index.js';
+import { storeFault } from '../store/faults.js';
 import type { ClaimedDocument, Store } from '../store/types.js';
 import { ExtractionAbortedError, ExtractionPool, type ExtractionOutcome } from './pool.js';
 import { extractionInput } from '../review/input.js';
@@ -32,8 +33,15 @@ export interface Workers {
   readonly pool: ExtractionPool;
 }
 
-/** Backoff after a failed claim (database down): long enough not to spin, short enough to recover. */
-const ERROR_BACKOFF_MS = 1000;
+/**
+ * Backoff after failed claims (database away, disk full): 1 s doubling to 10 s, so a fault that
+ * lasts costs a claim every 10 s (a full disk logged 177 failed claims), and the loop resumes
+ * within 10 s of the fault ending.
+ */
+const CLAIM_BACKOFF_MS = [1000, 10_000] as const;
+
+/** Backoff between tries of an outcome write that met a fault: 250 ms doubling to 5 s. */
+const WRITE_BACKOFF_MS = [250, 5000] as const;
 
 /** Starts the loop, the pool and the reaper. Resolves once every thread has loaded the engine. */
 export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
@@ -77,8 +85,10 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
       }
       // A lost lease aborts too: another attempt owns the document and our outcome would be discarded.
       if (bytes) outcome = await pool.extract(bytes, AbortSignal.any([kill.signal, renewal.signal]), await extractionInput(store, doc));
-      const written = await store.completeDocument(doc.id, doc.attempt, outcome!, Date.now());
-      if (written && outcome!.words_json) await store.review.putWords(doc.id, outcome!.words_json);
+      const written = await writeOutcome(doc, outcome!);
+      if (written && outcome!.words_json) {
+        await store.review.putWords(doc.id, outcome!.words_json).catch((err) => log('warn', 'words of the document could not be stored', { document_id: doc.id, error: String(err) }));
+      }
       if (written) {
         deps.onOutcome?.(outcome!.status);
         finished(doc, outcome!, (performance.now() - started) / 1000);
@@ -88,6 +98,31 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
       else if (kill.signal.aborted && !renewal.lost) await release(doc);
     } finally {
       renewal.stop();
+    }
+  }
+
+  /**
+   * Writes the outcome, fenced by the attempt (false: another attempt owns the document now).
+   * A full disk or an unreachable database is waited out and the write tried again, even past
+   * the lease: the fence keeps a document the reaper handed on from being written twice, and
+   * the document is not extracted again for a fault of a few seconds. Ends at shutdown's kill.
+   */
+  async function writeOutcome(doc: ClaimedDocument, outcome: ExtractionOutcome): Promise<boolean> {
+    let delay: number = WRITE_BACKOFF_MS[0];
+    for (let tries = 1; ; tries++) {
+      try {
+        const written = await store.completeDocument(doc.id, doc.attempt, outcome, Date.now());
+        if (tries > 1) log('info', 'outcome written after a fault', { document_id: doc.id, tries });
+        if (written) deps.metrics?.stored();
+        return written;
+      } catch (err) {
+        const fault = storeFault(err);
+        if (!fault || kill.signal.aborted) throw err;
+        deps.metrics?.storeFault(fault, 'worker');
+        if (tries === 1) log('warn', 'outcome could not be written; retrying', { document_id: doc.id, fault, error: String(err) });
+        await sleep(delay, kill.signal);
+        delay = Math.min(delay * 2, WRITE_BACKOFF_MS[1]);
+      }
     }
   }
 
@@ -124,6 +159,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   }
 
   async function run(): Promise<void> {
+    let failedClaims = 0;
     while (!shutdown.signal.aborted) {
       const free = concurrency - inFlight.size;
       let claimed: ClaimedDocument[] = [];
@@ -131,10 +167,17 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
         try {
           claimed = await store.claimDocuments(free, config.worker.leaseMs, Date.now());
         } catch (err) {
-          log('error', 'claim failed', { error: String(err) });
-          await sleep(ERROR_BACKOFF_MS, shutdown.signal);
+          const fault = storeFault(err);
+          if (fault) deps.metrics?.storeFault(fault, 'worker');
+          // One line when claims start failing, one when they resume; not one per try.
+          if (failedClaims === 0) log('error', 'claim failed; backing off', { fault, error: String(err) });
+          const backoff = Math.min(CLAIM_BACKOFF_MS[0] * 2 ** failedClaims, CLAIM_BACKOFF_MS[1]);
+          failedClaims++;
+          await sleep(backoff, shutdown.signal);
           continue;
         }
+        if (failedClaims > 0) log('info', 'claims resumed', { failed_claims: failedClaims });
+        failedClaims = 0;
         for (const doc of claimed) {
           const p: Promise<void> = processOne(doc).finally(() => {
             inFlight.delete(p);

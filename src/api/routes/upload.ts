@@ -9,6 +9,7 @@ import { BlobTooLargeError, type PutResult } from '../../blobs/types.js';
 import { ApiError, invalidRequest } from '../../domain/errors.js';
 import { newId } from '../../domain/names.js';
 import { sniffType } from '../../extract/sniff.js';
+import { storeFault } from '../../store/faults.js';
 import type { NewDocument } from '../../store/types.js';
 import type { AppDeps } from '../deps.js';
 import { UploadIdleError, UploadSlots, uploadIdleApiError, watchUploadIdle } from '../upload-guard.js';
@@ -120,6 +121,7 @@ export function uploadRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           idle.stop();
           if (docs.length === 0) throw invalidRequest('no file: send multipart/form-data with one or more parts named "file"');
           const res = await store.insertDocuments(request.account.id, batch_name, docs, deps.now());
+          deps.metrics.stored();
           return reply.code(201).send({ batch_name, documents: res.documents.map(documentView) });
         } catch (err) {
           idle?.stop();
@@ -129,9 +131,9 @@ export function uploadRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             reply.header('connection', 'close');
             throw uploadIdleApiError(config.uploads.idleTimeoutMs);
           }
-          // Over a limit, the answer goes out at once and the connection closes: reading the rest
-          // of a 200 MB body first would cost the server the upload it refuses.
-          if (err instanceof ApiError && err.status === 413) {
+          // Over a limit or out of space, the answer goes out at once and the connection closes:
+          // reading the rest of a 200 MB body first would cost the server the upload it refuses.
+          if ((err instanceof ApiError && err.status === 413) || storeFault(err) === 'storage_full') {
             reply.header('connection', 'close');
             throw err;
           }
