@@ -44,11 +44,11 @@ function decodeXml(s: string): string {
     .replace(/&amp;/g, '&');
 }
 
-/** The cells of every table region of a document, grouped by page (1-based). */
+/** The cells of every table region of a document, grouped by page (1-based); the files quote attributes with either mark. */
 function groundTruth(doc: string): Page[] {
   const xml = readFileSync(join(ICDAR_DIR, `${doc}-str.xml`), 'utf8');
   const pages = new Map<number, string[]>();
-  for (const region of xml.matchAll(/<region[^>]*\bpage="(\d+)"[^>]*>([\s\S]*?)<\/region>/g)) {
+  for (const region of xml.matchAll(/<region[^>]*\bpage=["'](\d+)["'][^>]*>([\s\S]*?)<\/region>/g)) {
     const page = Number(region[1]);
     const cells = pages.get(page) ?? [];
     for (const c of region[2].matchAll(/<content>([\s\S]*?)<\/content>/g)) cells.push(decodeXml(c[1]));
