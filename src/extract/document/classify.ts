@@ -35,6 +35,25 @@ const JA_RECEIPT_CUES = /お預り|お釣り|合計点数|ありがとう/;
 /** A till's payment block: a line that opens with cash, tendered or change and ends in an amount. */
 const TILL = /^(cash|cash tendered|tendered|change|change due|rounding|rückgeld|wechselgeld|gegeben|bar|espèces|rendu|monnaie|efectivo|cambio|contant|wisselgeld|contanti|resto|troco|dinheiro|お預り|お釣り)\b.*\d[.,]\d{2}\s*$/iu;
 const TIME = /(?<!\d)([01]?\d|2[0-3]):[0-5]\d(?!\d)/;
+/**
+ * What a till prints, by kind: what was paid, the change, the rounding, the cashier or till,
+ * a time of day, thanks and returns notes, a card payment, the count of items, a tax summary, a
+ * table or covers. Four kinds or more make a till receipt whatever its title (`TAX INVOICE`).
+ */
+const TILL_CUES: RegExp[] = [
+  W('cash|tunai|tendered|paid amount|amount paid|bar|gegeben|espèces|efectivo|contant|contanti|dinheiro'),
+  W('change|change due|baki|rückgeld|wechselgeld|rendu|monnaie rendue|cambio|wisselgeld|resto|troco'),
+  W('rounding|round adj|round amt|rounding adj(?:ustment)?|rundung|arrondi|redondeo|afronding|arrotondamento|arredondamento'),
+  W('cashier|casher|operator|served by|counter|terminal|pos(?: ?no| ?id)?|salesperson|kassierer|bediener|kasse|caissier|caisse|cajero|caja|kassa|cassiere|cassa|operador'),
+  TIME,
+  W('thank you|thanks|come again|terima kasih|goods sold|no refund|not returnable|vielen dank|danke|merci|gracias|bedankt|grazie|obrigado'),
+  W('visa|mastercard|master card|debit card|credit card|amex|ec-karte|girocard|carte bancaire|tarjeta|pinnen'),
+  W('total qty|total quantity|total items?|item count|no\\.? of items|qty|anzahl artikel|nombre d.articles|artículos'),
+  W('gst summary|tax summary|sst summary|gst @|gst\\s*\\d+\\s*%'),
+  W('table|pax|dine in|take ?away|tisch|mesa|tavolo'),
+];
+/** Fields only an invoice prints: its customer, due date, payment terms or IBAN keep it an invoice. */
+const INVOICE_ONLY: (keyof Fields)[] = ['due_date', 'customer_name', 'payment_terms', 'iban'];
 
 /** Text that is only a document title (`INVOICE`, `請求書`): neither a vendor nor an address. */
 export function isTitleOnly(t: string): boolean {
@@ -86,7 +105,8 @@ export function classify(lines: TextLine[], cues: Cues): DocumentType {
   const text = lines.slice(0, 200).map((l) => joinWords(l.words));
   const receiptCues = text.filter((t) => RECEIPT_CUES.test(t) || JA_RECEIPT_CUES.test(t)).length;
   // A till's cash-and-change block makes a receipt whatever its title (`Simplified tax invoice`).
-  const till = text.filter((t) => TILL.test(t)).length >= 2 && f.total !== null;
+  const kinds = TILL_CUES.filter((re) => text.some((t) => re.test(t))).length;
+  const till = (text.filter((t) => TILL.test(t)).length >= 2 && f.total !== null) || (kinds >= 4 && has(...INVOICE_ONLY) === 0);
   const roles = new Set(cues.roles);
   const scores: Record<Exclude<DocumentType, 'other'>, number> = {
     invoice: titleScore(lines, 'invoice') + Math.min(4, has('invoice_number', 'due_date', 'customer_name', 'vendor_tax_id', 'subtotal', 'tax', 'total', 'payment_terms', 'order_number')),

@@ -11,7 +11,9 @@ import { findIbans } from './iban.js';
 import { candidates, field, firstLabelled, labelledConfidence, readIdentifier, type Candidate } from './labelled.js';
 import { joinWords, type TextLine } from '../locale/lines.js';
 import { cashAndChange, moneyCandidates } from './money.js';
-import { customerName, vendorAddress, vendorName, vendorTaxId } from './parties.js';
+import { customerName, vendorTaxId } from './parties.js';
+import { vendorName } from './vendor.js';
+import { vendorAddress } from './address.js';
 import { accountNumber, statementPeriod } from './statement.js';
 
 /** What reading fields needs to know of the document. */

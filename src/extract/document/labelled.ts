@@ -112,3 +112,11 @@ export function readIdentifier(c: Candidate): Field | null {
   }
   return null;
 }
+
+/** The words of `block` (on `l`) before the first label that starts inside it. */
+export function beforeLabel(l: TextLine, block: Word[]): Word[] {
+  const at = (w: Word) => l.starts[l.words.indexOf(w)]!;
+  const [from, to] = [at(block[0]!), at(block[block.length - 1]!) + block[block.length - 1]!.text.length];
+  const label = labelMatches(l).find((m) => m.start >= from && m.start < to);
+  return label ? block.filter((w) => at(w) + w.text.length <= label.start) : block;
+}

@@ -1,0 +1,103 @@
+/**
+ * The vendor's address: the block of address lines printed with its name — after a comma on the
+ * name's line, and the lines under it (left-aligned with it, or centred under it as on a till
+ * receipt) from the first that reads as an address (a street word, a house or lot number, a
+ * postcode and town) through the town, state and country lines that close it, up to a contact,
+ * tax id, title or label line. A registration number, a former name, a licence line, a date or
+ * a branch name between the name and the address is passed over.
+ */
+import type { Field, Word } from '../types.js';
+import { beforeLabel, field } from './labelled.js';
+import { blocks, joinWords, type TextLine } from '../locale/lines.js';
+import { hasTitle } from './classify.js';
+import { findDate } from '../locale/dates.js';
+import type { Vendor } from './vendor.js';
+
+/** Street and building words in the documents' languages (Malay for the receipts of Malaysia). */
+const STREET = new RegExp(
+  '(?<![\\p{L}])(' +
+    [
+      'street|st\\.|road|rd\\.?|avenue|ave\\.?|lane|drive|boulevard|blvd|way|highway|square|building|bldg|suite|unit|floor|flr|level|lvl|block|blk|plaza|mall|centre|center|tower|p\\.?o\\.? box',
+      'jalan|jln|lorong|lrg|persiaran|lebuh|lebuhraya|taman|tmn|kawasan|kampung|kg|bandar|seksyen|wisma|bangunan|tingkat|batu|mukim|perindustrian|desa|pusat',
+      'straße|strasse|str\\.|weg|platz|allee|gasse|ring|damm|postfach',
+      'rue|avenue|boulevard|bd|chemin|place|allée|impasse|quai|cedex|bp',
+      'calle|c\\/|avenida|avda\\.?|plaza|paseo|carretera|ctra\\.?',
+      'straat|laan|plein|gracht|kade|singel',
+      'via|viale|piazza|corso|vicolo|largo',
+      'rua|travessa|praça|estrada|largo',
+    ].join('|') +
+    ')(?![\\p{L}])',
+  'iu',
+);
+/** A street named in one word (`Industriestr. 12`, `Havenstraat 4`). */
+const STREET_SUFFIX = /\p{L}(?:straße|strasse|str\.|weg|gasse|platz|allee|damm|straat|laan|gracht|plein|kade)(?![\p{L}])/iu;
+/** A house or lot number opening a line (`No. 53,`, `NO 2A`, `Lot 485`, `12,`, `16A,`, `12 Market St`), a postcode with its town (`47400 Petaling Jaya`, `3511 AB Utrecht`, `LS1 4AB`, `OR 97204`). */
+const NUMBERED = /^(?:(?:no|lot|unit|ptd)\b[.:]?\s*[\dA-Z]|\d+[A-Z]?\s*[,&-]|\d{1,5}[A-Z]?\s+\p{L}{2,})/iu;
+const POSTCODE = /(?<![\d.])(?:\d{5}|\d{4}\s?[A-Z]{2}|\d{4}|\d{3}-\d{4}|\d{4}-\d{3})(?![\d.])[ ,]*\p{L}{3,}|\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b|\b[A-Z]{2}\s\d{5}(?:-\d{4})?$/u;
+/** Malaysian states and territories, and countries, that close an address. */
+const REGION = /(?<![\p{L}])(selangor|johor|kuala lumpur|kl|kedah|kelantan|melaka|malacca|negeri sembilan|pahang|penang|pulau pinang|perak|perlis|sabah|sarawak|terengganu|putrajaya|labuan|darul ehsan|darul takzim|d\.?e\.?|w\.?p\.?|malaysia|singapore|deutschland|germany|france|españa|spain|italia|italy|nederland|portugal|österreich|schweiz|suisse|belgique|united kingdom|uk|ireland|usa)(?![\p{L}])/iu;
+/** Lines that are not a name: contacts, ids, labels and greetings. */
+export const NOT_NAME = /^(tel|phone|telephone|fax|h\/p|mobile|gst|sst|vat|tax|e-?mail|www|http|reg|company no|comp\.? no|company reg|co\.? ?no|co\.? ?reg|receipt|invoice|date|time|cashier|thank|welcome|bill to|ship to|valued customer|member|shopping hours|opening hours|table|order|counter|pos)\b|@|\.com\b/i;
+/** A phone or web line, whatever its label. */
+const CONTACT = /(?:\+?\d[\d ]{1,4}[- ]\d{3,4}[- ]?\d{3,4}\s*$)|@|www\.|https?:/i;
+
+/** Whether `text` reads as an address line: a street word, a house or lot number, a postcode and town. */
+export function isAddressLine(text: string): boolean {
+  return STREET.test(text) || STREET_SUFFIX.test(text) || NUMBERED.test(text) || POSTCODE.test(text);
+}
+
+/** Whether `text` names only a town's region, state or country (`SELANGOR D.E.`, `Malaysia`). */
+export function isRegionOnly(text: string): boolean {
+  return REGION.test(text) && !text.replace(new RegExp(REGION.source, 'giu'), '').replace(/[^\p{L}]/gu, '');
+}
+
+/** A line between the name and its address that is neither: a registration number, a former name, a licence, a date. */
+const BETWEEN = /^(\(?[\p{L}\d .:-]{0,12}\d[\d -]{3,}[\p{L}-]{0,3}\)?|formerly|licensee|owned by|\(?co\.? ?(reg|no)|company (reg|no)|\(.*\)$)/iu;
+
+/**
+ * The vendor's address: what follows a comma after its name, and the address lines under it,
+ * up to a phone, tax id, title or label line; null when none is printed under the name.
+ */
+export function vendorAddress(lines: TextLine[], vendor: Vendor): Field | null {
+  const out: Word[][] = [];
+  const x0 = vendor.words[0]!.x0;
+  const x1 = vendor.words[vendor.words.length - 1]!.x1;
+  const centre = (x0 + x1) / 2;
+  let prevBottom = Math.max(...vendor.words.map((w) => w.y1));
+  const height = prevBottom - Math.min(...vendor.words.map((w) => w.y0));
+  let skipped = 0;
+  let afterFormer = false;
+  for (const l of lines) {
+    if (l.page !== vendor.line.page || l.index <= vendor.line.index || !l.words.some((w) => w.y0 >= prevBottom - height / 2)) continue;
+    if (out.length >= 6 || l.bbox[1] - prevBottom > 2.2 * height) break;
+    const block = blocks(l).find((b) => {
+      const [bx0, bx1] = [b[0]!.x0, b[b.length - 1]!.x1];
+      const c = (bx0 + bx1) / 2;
+      return Math.abs(bx0 - x0) < Math.max(3, height / 2) || (Math.abs(c - centre) < 0.2 * (x1 - x0 + bx1 - bx0) && bx0 > x0 - (x1 - x0));
+    });
+    const words = block ? beforeLabel(l, block) : [];
+    if (!words.length || words[0] !== block![0]) break;
+    const text = joinWords(words);
+    const dated = !!findDate(text, 'dmy') || /(?<!\d)([01]?\d|2[0-3]):[0-5]\d(?!\d)/.test(text);
+    const address = !dated && isAddressLine(text);
+    if (!out.length && !address) {
+      // Before the address: a registration number, a former name and its `formerly known as`, a licence, a date and time, a branch.
+      const between = BETWEEN.test(text) || afterFormer || dated || (/^\p{L}[\p{L} .'&-]*$/u.test(text) && !NOT_NAME.test(text) && !hasTitle(text));
+      if (skipped < 4 && between) {
+        afterFormer = /^formerly|known as$/i.test(text);
+        skipped++;
+        prevBottom = l.bbox[3];
+        continue;
+      }
+      break;
+    }
+    if (hasTitle(text) || NOT_NAME.test(text) || CONTACT.test(text) || (/[:：]/.test(text) && !/^no\s*:/i.test(text)) || !/[\d,]|\p{L}{3}/u.test(text)) break;
+    // After the address lines, only a town, state or country line closes the block.
+    if (!address && !REGION.test(text) && !/^\p{L}[\p{L} .,'-]*$/u.test(text)) break;
+    out.push(words);
+    prevBottom = Math.max(...words.map((w) => w.y1));
+  }
+  if (!out.length && !vendor.rest.length) return null;
+  const text = [...(vendor.rest.length ? [vendor.rest] : []), ...out].map((ws) => joinWords(ws).replace(/,$/, '')).join(', ');
+  return field(text, [...vendor.rest, ...out.flat()], vendor.line.page, 0.6, text);
+}

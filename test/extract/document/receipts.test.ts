@@ -1,0 +1,99 @@
+/**
+ * The vendor and its address at the head of a till receipt, from synthetic pages shaped like the
+ * scanned shop receipts of Malaysia (SROIE): a registration number after the name, a name over
+ * two lines, a former name and a branch between the name and the address, legal forms misread.
+ */
+import { describe, expect, it } from 'vitest';
+import { understandDocument } from '../../../src/extract/document/index.js';
+import { repairLegalForm } from '../../../src/extract/document/vendor.js';
+import { isAddressLine } from '../../../src/extract/document/address.js';
+import type { PageLayout, Table, Word } from '../../../src/extract/types.js';
+
+/** A centred till receipt: each line's words centred on x = 300, 10 pt type (`sizes` overrides per line), OCR confidence 0.9. */
+function receipt(lines: string[], sizes: Record<number, number> = {}): PageLayout {
+  const words: Word[] = [];
+  let y = 40;
+  lines.forEach((line, i) => {
+    const size = sizes[i] ?? 10;
+    const parts = line.split(' ').filter(Boolean);
+    const width = parts.reduce((s, t) => s + t.length * size * 0.5 + 3, -3);
+    let x = 300 - width / 2;
+    for (const t of parts) {
+      words.push({ text: t, x0: x, y0: y, x1: x + t.length * size * 0.5, y1: y + size, size, confidence: 0.9 });
+      x += t.length * size * 0.5 + 3;
+    }
+    y += size * 1.4;
+  });
+  return { page: 1, width: 600, height: Math.max(842, y + 40), words, rulings: [] };
+}
+
+const TILL = ['TAX INVOICE', 'Date: 09/10/2017 12:31', 'Rice 1 5.00', 'TOTAL RM 5.00', 'CASH RM 10.00', 'CHANGE RM 5.00'];
+const understand = (page: PageLayout, tables: Table[] = []) => understandDocument([page], tables, { line_items: [], totals: null });
+const head = (page: PageLayout, tables?: Table[]) => {
+  const f = understand(page, tables).fields;
+  return [f.vendor_name?.value, f.vendor_address?.value];
+};
+
+describe('the vendor at the head of a till receipt', () => {
+  it('leaves out the registration number after the name, and never takes an address line for it', () => {
+    const page = receipt(['AEON CO. (M) BHD. (126926-H)', '3RD FLR, AEON TAMAN MALURI SC', 'JLN JEJAKA, TAMAN MALURI', 'CHERAS, 55100 KUALA LUMPUR', 'GST ID 002017394688', ...TILL], { 1: 14, 2: 14 });
+    expect(head(page)).toEqual(['AEON CO. (M) BHD.', '3RD FLR, AEON TAMAN MALURI SC, JLN JEJAKA, TAMAN MALURI, CHERAS, 55100 KUALA LUMPUR']);
+  });
+  it('joins a name printed over two lines, and takes the whole address block under its registration number', () => {
+    const page = receipt(['POPULAR BOOK', 'CO. (M) SDN BHD', '(113825-W)', 'NO 8, JALAN 7/118B,', 'DESA TUN RAZAK', '56000 KUALA LUMPUR', 'TEL: 03-7980 9999', ...TILL]);
+    expect(head(page)).toEqual(['POPULAR BOOK CO. (M) SDN BHD', 'NO 8, JALAN 7/118B, DESA TUN RAZAK, 56000 KUALA LUMPUR']);
+  });
+  it('reads a legal form OCR misread, and passes over a former name and a licence line to the address', () => {
+    const page = receipt([
+      'GERBANG ALAF RESTAURANTS SON BHO',
+      '(65351-M)',
+      'formerly known as',
+      'Golden Arches Restaurants Sdn Bhd',
+      'Licensee of McDonalds',
+      'Level 6, Bangunan TH, Damansara Uptown3',
+      'No.3, Jalan SS21/39, 47400 Petaling Jaya',
+      'Selangor',
+      '(GST ID No: 000504664064)',
+      ...TILL,
+    ]);
+    expect(head(page)).toEqual(['GERBANG ALAF RESTAURANTS SDN BHD', 'Level 6, Bangunan TH, Damansara Uptown3, No.3, Jalan SS21/39, 47400 Petaling Jaya, Selangor']);
+  });
+  it('ends the name at its legal form when a branch follows it on its line; a date between name and address is passed over', () => {
+    const page = receipt(['EIGHT OUNCE COFFEE CO. THE GARDENS MALL', '27 Mar 2018 18:46', 'F.K06, First Floor, The Gardens Mall,', '59200 Kuala Lumpur.', 'GST No. 002063339520', ...TILL]);
+    expect(head(page)).toEqual(['EIGHT OUNCE COFFEE CO.', 'F.K06, First Floor, The Gardens Mall, 59200 Kuala Lumpur.']);
+  });
+  it('reads the letterhead when a table was found from the first lines on', () => {
+    const page = receipt(['99 SPEED MART S/B (519537-X)', 'LOT P.T. 2811, JALAN ANGSA,', 'TAMAN BERKELEY', '41150 KLANG, SELANGOR', ...TILL]);
+    const table: Table = { page: 1, pages: [1], bbox: [50, 35, 550, 300], n_rows: 1, n_cols: 1, header_rows: 0, cells: [] };
+    expect(head(page, [table])).toEqual(['99 SPEED MART S/B', 'LOT P.T. 2811, JALAN ANGSA, TAMAN BERKELEY, 41150 KLANG, SELANGOR']);
+  });
+  it('takes a block of surer type over a larger logo read as noise', () => {
+    const page = receipt(['Ab2? (7', 'SYARIKAT PERNIAGAAN GIN KEE', '(81109-A)', 'NO 290, JALAN AIR PANAS,', 'SETAPAK,', '53200, KUALA LUMPUR.', 'TEL : 03-40210276', ...TILL], { 0: 30 });
+    page.words.filter((w) => w.y0 < 70).forEach((w) => (w.confidence = 0.1));
+    expect(head(page)).toEqual(['SYARIKAT PERNIAGAAN GIN KEE', 'NO 290, JALAN AIR PANAS, SETAPAK, 53200, KUALA LUMPUR.']);
+  });
+});
+
+describe('address lines and legal forms', () => {
+  it('tells address lines in several languages from names', () => {
+    for (const t of ['NO. 53, JALAN BESAR,', 'Lot 485 Tmn Lembah Keramat', '12 Market St, Portland, OR 97204', 'Industriestr. 12', 'Havenstraat 4', '12 rue de la République', '47400 Petaling Jaya']) expect(isAddressLine(t), t).toBe(true);
+    for (const t of ['YONGFATT ENTERPRISE', 'Bean There Cafe', 'Müller Metallbau GmbH']) expect(isAddressLine(t), t).toBe(false);
+  });
+  it('reads SDN BHD and ENTERPRISE one or two letters off as printed, and nothing else', () => {
+    expect(repairLegalForm('MR. D.I.Y. (M) SON BHO')).toBe('MR. D.I.Y. (M) SDN BHD');
+    expect(repairLegalForm('PETRODELI ENIEPPRISE')).toBe('PETRODELI ENTERPRISE');
+    expect(repairLegalForm('Acme Sdn Bhd')).toBe('Acme Sdn Bhd');
+    expect(repairLegalForm('THE SUN BAR')).toBe('THE SUN BAR');
+  });
+});
+
+describe('a till receipt by what a till prints', () => {
+  it('is a receipt whatever its title when four kinds of till cues are printed and no invoice-only field is', () => {
+    const page = receipt(['KEDAI MAJU SDN BHD', 'NO 12, JALAN BESAR,', '81100 JOHOR BAHRU', 'TAX INVOICE', 'Invoice No: CS-1001', 'Date: 09/10/2017 12:31', 'Cashier: AMY', 'Rice 1 5.00', 'Total Qty 1', 'TOTAL RM 5.30', 'Rounding 0.00', 'VISA 5.30', 'Thank you, please come again']);
+    expect(understand(page).document_type).toBe('receipt');
+  });
+  it('stays an invoice with a customer and a due date, though it prints a time and thanks', () => {
+    const page = receipt(['ACME SDN BHD', 'NO 1, JALAN SATU, 50000 KUALA LUMPUR', 'TAX INVOICE', 'Invoice No: INV-77', 'Bill to: Globex Sdn Bhd', 'Date: 09/10/2017 12:31', 'Due date: 09/11/2017', 'Consulting 1 500.00', 'TOTAL RM 500.00', 'Paid by card: VISA', 'Thank you for your business']);
+    expect(understand(page).document_type).toBe('invoice');
+  });
+});
