@@ -77,14 +77,17 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
       let outcome: ExtractionOutcome;
       let bytes: Buffer | null = null;
       try {
-        bytes = await blobs.get(doc.blob_key);
+        // An unreachable object store or database is no fault of the file: waited out.
+        bytes = await throughFaults(doc, 'original file read', () => blobs.get(doc.blob_key));
       } catch (err) {
-        // An unreachable object store is no fault of the file: the lease runs out and a later attempt reads it.
-        if (err instanceof BlobUnavailableError) throw err;
+        if (err instanceof BlobUnavailableError || storeFault(err)) throw err;
         outcome = { status: 'failed', page_count: null, error: { code: 'extraction_failed', message: `original file unreadable: ${(err as Error).message}` } };
       }
       // A lost lease aborts too: another attempt owns the document and our outcome would be discarded.
-      if (bytes) outcome = await pool.extract(bytes, AbortSignal.any([kill.signal, renewal.signal]), await extractionInput(store, doc));
+      if (bytes) {
+        const input = await throughFaults(doc, 'extraction input read', () => extractionInput(store, doc));
+        outcome = await pool.extract(bytes, AbortSignal.any([kill.signal, renewal.signal]), input);
+      }
       const written = await writeOutcome(doc, outcome!);
       if (written && outcome!.words_json) {
         await store.review.putWords(doc.id, outcome!.words_json).catch((err) => log('warn', 'words of the document could not be stored', { document_id: doc.id, error: String(err) }));
@@ -102,28 +105,34 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   }
 
   /**
-   * Writes the outcome, fenced by the attempt (false: another attempt owns the document now).
-   * A full disk or an unreachable database is waited out and the write tried again, even past
-   * the lease: the fence keeps a document the reaper handed on from being written twice, and
-   * the document is not extracted again for a fault of a few seconds. Ends at shutdown's kill.
+   * Runs a store call of a claimed document; a full disk or an unreachable database is waited
+   * out (250 ms doubling to 5 s) and the call made again, even past the lease, until shutdown's
+   * kill. For the outcome write the attempt fences it: a document the reaper handed on meanwhile
+   * is not written twice, and a fault of a few seconds costs no second extraction.
    */
-  async function writeOutcome(doc: ClaimedDocument, outcome: ExtractionOutcome): Promise<boolean> {
+  async function throughFaults<T>(doc: ClaimedDocument, what: string, fn: () => Promise<T>): Promise<T> {
     let delay: number = WRITE_BACKOFF_MS[0];
     for (let tries = 1; ; tries++) {
       try {
-        const written = await store.completeDocument(doc.id, doc.attempt, outcome, Date.now());
-        if (tries > 1) log('info', 'outcome written after a fault', { document_id: doc.id, tries });
-        if (written) deps.metrics?.stored();
-        return written;
+        const out = await fn();
+        if (tries > 1) log('info', `${what} after a fault`, { document_id: doc.id, tries });
+        return out;
       } catch (err) {
-        const fault = storeFault(err);
+        const fault = storeFault(err) ?? (err instanceof BlobUnavailableError ? 'unavailable' : null);
         if (!fault || kill.signal.aborted) throw err;
         deps.metrics?.storeFault(fault, 'worker');
-        if (tries === 1) log('warn', 'outcome could not be written; retrying', { document_id: doc.id, fault, error: String(err) });
+        if (tries === 1) log('warn', `${what} failed; retrying`, { document_id: doc.id, fault, error: String(err) });
         await sleep(delay, kill.signal);
         delay = Math.min(delay * 2, WRITE_BACKOFF_MS[1]);
       }
     }
+  }
+
+  /** Writes the outcome (false: another attempt owns the document now). */
+  async function writeOutcome(doc: ClaimedDocument, outcome: ExtractionOutcome): Promise<boolean> {
+    const written = await throughFaults(doc, 'outcome written', () => store.completeDocument(doc.id, doc.attempt, outcome, Date.now()));
+    if (written) deps.metrics?.stored();
+    return written;
   }
 
   /**

@@ -5,19 +5,9 @@ import { createHash } from 'node:crypto';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { TablemillClient } from '@tablemill/client';
 import { BIN, childEnv, createKeyCli, serve, tempDataDir, type ServeProcess } from '../e2e/server.js';
-
-/** A one-page digital PDF with a small table; `n` makes its bytes unique. */
-async function smallPdf(n: number): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const page = doc.addPage([595, 842]);
-  const rows = [['Item', 'Qty', 'Amount'], [`Part ${n}`, String((n % 7) + 1), `${n}.50`], ['Service', '2', '19.00']];
-  rows.forEach((row, r) => row.forEach((text, c) => page.drawText(text, { x: 60 + c * 150, y: 760 - r * 22, size: 11, font })));
-  return Buffer.from(await doc.save());
-}
+import { smallPdf } from '../e2e/fixtures.js';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const servers: ServeProcess[] = [];

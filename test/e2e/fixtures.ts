@@ -2,6 +2,7 @@
  * Inputs for the service tests: real ICDAR 2013 PDFs from test/fixtures/, and fault files made from
  * real bytes at run time (a truncated PDF, a password-protected PDF, a large scanned page).
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
@@ -62,4 +63,18 @@ export async function scannedPdf(pages = 8): Promise<Buffer> {
 /** Bytes that are no document at all (a ZIP header and text). */
 export function notADocument(): Buffer {
   return Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from('this is not a document\n'.repeat(50))]);
+}
+
+/**
+ * A one-page digital PDF with a small table; `n` makes its bytes unique. `padBytes` of
+ * incompressible attachment make it that much larger without changing what is read.
+ */
+export async function smallPdf(n: number, padBytes = 0): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([595, 842]);
+  const rows = [['Item', 'Qty', 'Amount'], [`Part ${n}`, String((n % 7) + 1), `${n}.50`], ['Service', '2', '19.00']];
+  rows.forEach((row, r) => row.forEach((text, c) => page.drawText(text, { x: 60 + c * 150, y: 760 - r * 22, size: 11, font })));
+  if (padBytes > 0) await doc.attach(randomBytes(padBytes), 'pad.bin', { mimeType: 'application/octet-stream' });
+  return Buffer.from(await doc.save());
 }

@@ -5,28 +5,16 @@
 // succeeds without anything restarted.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../src/api/auth.js';
 import { loadConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
+import { smallPdf } from './fixtures.js';
 
 const MOUNT = mkdtempSync(join(tmpdir(), 'tm-full-'));
 const mounted = process.getuid?.() === 0 && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=20m', 'tmpfs', MOUNT]).status === 0;
-
-/** A one-page digital PDF carrying `padBytes` of incompressible attachment, unique by `n`. */
-async function paddedPdf(n: number, padBytes: number): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const page = doc.addPage([595, 842]);
-  const rows = [['Item', 'Qty', 'Amount'], [`Part ${n}`, String((n % 7) + 1), `${n}.50`], ['Service', '2', '19.00']];
-  rows.forEach((row, r) => row.forEach((text, c) => page.drawText(text, { x: 60 + c * 150, y: 760 - r * 22, size: 11, font })));
-  await doc.attach(randomBytes(padBytes), 'pad.bin', { mimeType: 'application/octet-stream' });
-  return Buffer.from(await doc.save());
-}
 
 function freeBytes(): number {
   const st = statfsSync(MOUNT);
@@ -72,7 +60,7 @@ describe.skipIf(!mounted)('full disk (20 MB tmpfs)', () => {
     let refusedInARow = 0;
     for (let n = 0; n < 40 && refusedInARow < 4; n++) {
       const form = new FormData();
-      form.append('file', new Blob([await paddedPdf(n, 400_000)], { type: 'application/pdf' }), `doc-${n}.pdf`);
+      form.append('file', new Blob([await smallPdf(n, 400_000)], { type: 'application/pdf' }), `doc-${n}.pdf`);
       const res = await fetch(`${url}/v1/batches/full/documents`, { method: 'POST', body: form, headers: auth });
       statuses.push(res.status);
       if (res.status !== 201) codes.push(((await res.json()) as { error: { code: string } }).error.code);
@@ -125,5 +113,5 @@ describe.skipIf(!mounted)('full disk (20 MB tmpfs)', () => {
     const errorsLogged = logs.filter((l) => /"level":50/.test(l) && /claim failed/.test(l)).length;
     expect(errorsLogged).toBeLessThanOrEqual(2);
     expect(logs.join('')).not.toMatch(/"statusCode":500/);
-  });
+  }, 180_000);
 });
