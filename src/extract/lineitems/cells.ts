@@ -36,3 +36,14 @@ export function cellNumber(text: string, conv: Convention | null, quantity = fal
 export function cellNumberAny(text: string, quantity = false): ParsedNumber | null {
   return cellNumber(text, 'dot', quantity) ?? cellNumber(text, 'comma', quantity);
 }
+
+/** The first number of a cell holding one number a line (two item lines in one row), under either convention; null otherwise. */
+export function stackedNumber(text: string, quantity = false): ParsedNumber | null {
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  if (lines.length < 2) return null;
+  const read = lines.map((l) => cellNumberAny(l, quantity));
+  return read.every((n) => n !== null) ? read[0]! : null;
+}

@@ -5,7 +5,7 @@
  */
 import type { Grid } from './grid.js';
 import { isNumeric, normalizeText, parseNumber } from '../locale/numbers.js';
-import { cellNumber, cellNumberAny } from './cells.js';
+import { cellNumber, cellNumberAny, stackedNumber } from './cells.js';
 import { headerLang, headerRole, summaryKind, type ColumnRole, type Lang } from './vocabulary.js';
 
 /** How a table's columns were read. `roles[col]` is null for a column we do not use. */
@@ -60,7 +60,7 @@ function stats(grid: Grid, col: number, from: number, quantity: boolean): Column
     const t = grid.text(r, col);
     if (!t || rowIsSummary(grid, r)) continue;
     s.filled++;
-    const n = cellNumberAny(t, quantity);
+    const n = cellNumberAny(t, quantity) ?? stackedNumber(t, quantity);
     if (n) {
       s.numeric++;
       if (n.percent) s.percent++;

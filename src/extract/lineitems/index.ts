@@ -8,6 +8,7 @@ import type { LineItem, PageLayout, Table, Totals } from '../types.js';
 import { mapColumns, type ColumnMap } from './columns.js';
 import { rowPage, toGrid, type Grid } from './grid.js';
 import { readRows } from './items.js';
+import { adoptHeader } from './header.js';
 import { conventionVotes, currencyOf, type Convention } from '../locale/numbers.js';
 import { buildTotals, summaryLinesBelow, wordsBelow, type SummaryLine } from './summary.js';
 import { documentLocale, langConvention, type Locale } from '../locale/index.js';
@@ -35,6 +36,8 @@ export function extractLineItems(tables: Table[], pages: PageLayout[], locale?: 
     const grid = toGrid(t);
     return { index, grid, map: mapColumns(grid) };
   });
+  const grids = candidates.map((c) => c.grid);
+  for (const c of candidates) if (c.map.headerRows === 0) c.map = adoptHeader(c.grid, grids) ?? c.map;
   let best: Part | null = null;
   for (const c of candidates) if (c.map.score >= MIN_SCORE && (!best || c.map.score > best.map.score)) best = c;
   if (!best) return { line_items: [], totals: null };
@@ -55,7 +58,7 @@ export function extractLineItems(tables: Table[], pages: PageLayout[], locale?: 
   const items: LineItem[] = [];
   const summaries: SummaryLine[] = [];
   for (const p of parts) {
-    const rows = readRows(p.grid, p.index, p.map, convs.cols, currency);
+    const rows = readRows(p.grid, p.index, p.map, convs.cols, currency, pages);
     items.push(...rows.items);
     summaries.push(...rows.summaries);
   }

@@ -2,11 +2,12 @@
  * The rows of an item table as line items: numbers read with the column's convention, wrapped
  * description lines folded into their item, summary rows set aside.
  */
-import type { BBox, LineItem } from '../types.js';
+import type { BBox, LineItem, PageLayout } from '../types.js';
 import type { ColumnMap } from './columns.js';
 import { rowPage, unionBox, type Grid } from './grid.js';
 import { cents, currencyOf, parseNumber, type Convention } from '../locale/numbers.js';
 import { cellNumber } from './cells.js';
+import { splitMergedRow } from './merged.js';
 import type { SummaryLine } from './summary.js';
 import { startsWithPosition, summaryKind, type ColumnRole } from './vocabulary.js';
 
@@ -45,6 +46,7 @@ export function readRows(
   map: ColumnMap,
   convs: (Convention | null)[],
   fallbackCurrency: string | null,
+  pages: PageLayout[] = [],
 ): TableRows {
   const col = (r: ColumnRole) => map.roles.indexOf(r);
   const keys = cellKeys(map);
@@ -64,10 +66,22 @@ export function readRows(
   const qc = col('quantity');
   const pc = col('unit_price');
   const has = (texts: string[], c: number) => c >= 0 && !!texts[c] && num(texts[c]!, c) !== null;
-  for (let r = map.headerRows; r < grid.rows; r++) {
+  const dc = col('description');
+  const key = [col('amount'), col('debit'), col('credit')].find((c) => c >= 0) ?? -1;
+  const figureCols = map.roles.flatMap((role, c) => (role && NUMBER_ROLES.includes(role) && c !== key ? [c] : []));
+  const rowsOf = (r: number): { texts: string[]; boxes: BBox[] }[] => {
     const texts = Array.from({ length: grid.cols }, (_, c) => grid.text(r, c));
+    const figure = (t: string, c: number) => num(t, c)?.percent === false;
+    const page = pages.find((p) => p.page === rowPage(grid.table, r));
+    const split = key >= 0 ? splitMergedRow(texts, key, figureCols, figure, (c) => grid.at(r, c)?.bbox ?? null, page) : null;
+    // Each item line has its own text; two figures beside one text are not two items (a net and a gross, say).
+    if (split && split.every((x) => dc < 0 || x.texts[dc])) return split;
+    return [{ texts, boxes: texts.flatMap((t, c) => (t ? [grid.at(r, c)!.bbox] : [])) }];
+  };
+  const body: { r: number; texts: string[]; boxes: BBox[] }[] = [];
+  for (let r = map.headerRows; r < grid.rows; r++) for (const part of rowsOf(r)) body.push({ r, ...part });
+  for (const { r, texts, boxes } of body) {
     if (texts.every((t) => !t)) continue;
-    const boxes = texts.flatMap((t, c) => (t ? [grid.at(r, c)!.bbox] : []));
     const summary = readSummaryRow(texts, map, num);
     if (summary) {
       summaries.push(summary);
@@ -93,7 +107,6 @@ export function readRows(
   // own details): then each title belongs to the row below it.
   const hasNumbers = (x: RawRow) => x.texts.some((t, c) => isNumberCol(c) && num(t, c) !== null);
   const rows: RawRow[][] = [];
-  const dc = col('description');
   const titled = opensWithTitles(raw.map(hasNumbers));
   for (let i = 0; i < raw.length; i++) {
     const x = raw[i]!;

@@ -174,3 +174,79 @@ describe('e-invoice item tables: the totals under the items', () => {
     expect(extractLineItems([t], [page(fr)]).totals).toMatchObject({ subtotal: 10, tax: 1.9, total: 11.9 });
   });
 });
+
+describe('e-invoice item tables: a header cut off as a table of its own', () => {
+  it('reads the rows under a header-only table with that header, column by column', () => {
+    const header = table([['Qty', 'Description', 'Unit price', 'Amount']]);
+    const body = table(
+      [
+        ['10', 'Screws', '1.00', '10.00'],
+        ['5', 'Books', '2.00', '10.00'],
+      ],
+      { top: 125, headerRows: 0 },
+    );
+    const r = extractLineItems([header, body], [page([])]);
+    expect(fields(r)).toEqual([
+      ['Screws', 10, 1, 10],
+      ['Books', 5, 2, 10],
+    ]);
+    expect(r.line_items[0]!).toMatchObject({ table_index: 1, row: 0, cells: { Qty: '10', Description: 'Screws', 'Unit price': '1.00', Amount: '10.00' } });
+  });
+
+  it('leaves a headerless table alone when the table above is not a header or is far above', () => {
+    const header = table([['Qty', 'Description', 'Unit price', 'Amount']]);
+    const far = table([['10', 'Screws', '1.00', '10.00']], { top: 400, headerRows: 0 });
+    expect(Object.keys(extractLineItems([header, far], [page([])]).line_items[0]!.cells)).toEqual(['column_1', 'column_2', 'column_3', 'column_4']);
+  });
+});
+
+describe('e-invoice item tables: two item lines in one row', () => {
+  it('splits a row whose amount cell holds one figure a line, one item per figure', () => {
+    const t = table([
+      ['Description', 'Qty', 'Unit price', 'Amount'],
+      ['Screws\nBooks', '10\n5', '1.00\n2.00', '10.00\n10.00'],
+      ['Nails', '1', '3.00', '3.00'],
+    ]);
+    expect(fields(extractLineItems([t], [page([])]))).toEqual([
+      ['Screws', 10, 1, 10],
+      ['Books', 5, 2, 10],
+      ['Nails', 1, 3, 3],
+    ]);
+    // A table of nothing but such a row still reads its columns from the figures.
+    const only = table([
+      ['Description', 'Qty', 'Unit price', 'Amount'],
+      ['Screws\nBooks', '10\n5', '1.00\n2.00', '10.00\n10.00'],
+    ]);
+    expect(fields(extractLineItems([only], [page([])]))).toHaveLength(2);
+  });
+
+  it('gives a wrapped description line to the figure it stands beside on the page', () => {
+    const t = table([
+      ['Description', 'Amount'],
+      ['Hosting (12 months)\nincl. backups\nMigration', '300.00\n500.00'],
+    ]);
+    t.cells[2]!.bbox = [50, 120, 140, 150];
+    t.cells[3]!.bbox = [140, 120, 230, 150];
+    // Lines 10 points apart: the amounts on the first and third.
+    const word = (text: string, x: number, line: number) => ({ text, x0: x, y0: 120 + line * 10, x1: x + 30, y1: 128 + line * 10, size: 8, confidence: null });
+    const p = {
+      ...page([]),
+      words: [word('Hosting', 52, 0), word('(12', 84, 0), word('months)', 110, 0), word('incl.', 52, 1), word('backups', 84, 1), word('Migration', 52, 2), word('300.00', 180, 0), word('500.00', 180, 2)],
+    };
+    const r = extractLineItems([t], [p]);
+    expect(fields(r)).toEqual([
+      ['Hosting (12 months) incl. backups', null, null, 300],
+      ['Migration', null, null, 500],
+    ]);
+    expect(r.line_items[1]!.bbox).toEqual([52, 140, 210, 148]);
+  });
+
+  it('does not split two figures beside one text (a net and a gross amount)', () => {
+    const t = table([
+      ['Description', 'Qty', 'Amount'],
+      ['Audit', '1', '100.00\n119.00'],
+      ['Review', '1', '50.00'],
+    ]);
+    expect(fields(extractLineItems([t], [page([])])).map((f) => f[0])).toEqual(['Audit', 'Review']);
+  });
+});
