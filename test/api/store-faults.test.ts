@@ -1,0 +1,72 @@
+// Issue 25 §5 and §6 in the API: a full disk answers 507 insufficient_storage and an unreachable
+// database 503 unavailable, each with Retry-After, on any route (DELETE answered 500); rate
+// limiters whose counters fail refuse with 503 instead of letting requests through.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { storeFault } from '../../src/store/faults.js';
+import { openApi, type ApiHarness } from './harness.js';
+
+const err = (props: Record<string, unknown>, message = 'boom') => Object.assign(new Error(message), props);
+
+describe('store faults in the API', () => {
+  let h: ApiHarness | null = null;
+  afterEach(async () => {
+    await h?.close();
+    h = null;
+  });
+
+  it('tells a full disk and an unreachable database from other errors', () => {
+    for (const e of [err({ code: 'ENOSPC', syscall: 'write' }), err({ code: 'SQLITE_FULL' }, 'database or disk is full'), err({ code: '53100' }), err({ code: 'EDQUOT' }), new Error('outer', { cause: err({ code: 'ENOSPC' }) })]) {
+      expect(storeFault(e)).toBe('storage_full');
+    }
+    for (const e of [err({ code: 'ECONNREFUSED' }), err({ code: '57P01' }), err({ code: '08006' }), err({}, 'Connection terminated unexpectedly'), err({ code: 'SQLITE_BUSY' })]) {
+      expect(storeFault(e)).toBe('unavailable');
+    }
+    for (const e of [new Error('x'), err({ code: '23505' }), err({ code: 'ENOENT' }), null, 'text']) expect(storeFault(e)).toBeNull();
+  });
+
+  it('DELETE of a batch on a full disk: 507 with Retry-After; with the database away: 503 with Retry-After; the metric counts both', async () => {
+    h = await openApi();
+    const auth = { authorization: `Bearer ${await h.key('acme')}` };
+    const store = h.deps.store;
+    store.deleteBatch = async () => {
+      throw err({ code: 'SQLITE_FULL' }, 'database or disk is full');
+    };
+    const full = await h.app.inject({ method: 'DELETE', url: '/v1/batches/b', headers: auth });
+    expect(full.statusCode).toBe(507);
+    expect(full.headers['retry-after']).toBe('30');
+    expect(full.json().error.code).toBe('insufficient_storage');
+    store.deleteBatch = async () => {
+      throw err({ code: 'ECONNREFUSED' }, 'connect ECONNREFUSED 127.0.0.1:5432');
+    };
+    const away = await h.app.inject({ method: 'DELETE', url: '/v1/batches/b', headers: auth });
+    expect(away.statusCode).toBe(503);
+    expect(away.headers['retry-after']).toBe('2');
+    expect(away.json().error).toMatchObject({ code: 'unavailable', details: { reason: 'database' } });
+    const metrics = (await h.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(metrics).toContain('tablemill_store_faults_total{fault="storage_full",component="api"} 1');
+    expect(metrics).toContain('tablemill_store_faults_total{fault="unavailable",component="api"} 1');
+  });
+
+  it('counters that fail: the per-key limit and the failed-authentication limit refuse with 503, never let through', async () => {
+    h = await openApi({ TABLEMILL_RATE_LIMITS: '1' });
+    const key = await h.key('acme');
+    const failing = { get: () => Promise.reject(err({ code: 'SQLITE_FULL' })), consume: () => Promise.reject(err({ code: 'SQLITE_FULL' })) } as unknown as RateLimiterAbstract;
+    h.deps.store.rateLimits.limiter = () => failing;
+    const refusedWith503 = async (headers: Record<string, string>) => {
+      const res = await h!.app.inject({ method: 'GET', url: '/v1/batches', headers });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.json().error).toMatchObject({ code: 'unavailable', details: { reason: 'rate_limiter' } });
+    };
+    // The failed-authentication limit reads its counter first, for every request.
+    await refusedWith503({ authorization: `Bearer ${key}` });
+    await refusedWith503({ authorization: 'Bearer tm_wrong' });
+    await h.close();
+    // The per-key limit alone.
+    h = await openApi({ TABLEMILL_RATE_LIMITS: '1', TABLEMILL_RATE_LIMIT_AUTH_FAILURES: '0' });
+    const key2 = await h.key('acme');
+    h.deps.store.rateLimits.limiter = () => failing;
+    await refusedWith503({ authorization: `Bearer ${key2}` });
+  });
+});
