@@ -25,7 +25,12 @@ export function tableBlocks(lines: TextLine[]): TextLine[][] {
   const wide = (x0: number, x1: number) => x1 - x0 > PROSE_SHARE * (bodyX1 - bodyX0);
   // A sentence with a wider space in it ("Notes:  numbers in parentheses are …") is still prose:
   // no table cell runs over half the text body with that many words.
-  const prose = (l: TextLine) => (l.chunks.length === 1 && wide(l.x0, l.x1)) || l.chunks.some((c) => c.words.length >= PROSE_WORDS && wide(c.x0, c.x1));
+  // Prose set in columns: two sentences side by side on one line ("RWAs under the IMA increased
+  // by … | this is informed by stress tests …"); no table row holds two cells of that many words.
+  const prose = (l: TextLine) =>
+    (l.chunks.length === 1 && wide(l.x0, l.x1)) ||
+    l.chunks.some((c) => c.words.length >= PROSE_WORDS && wide(c.x0, c.x1)) ||
+    l.chunks.filter((c) => c.words.length >= PROSE_WORDS).length >= 2;
   const blocks: TextLine[][] = [];
   let cur: TextLine[] = [];
   const flush = () => {

@@ -45,6 +45,31 @@ describe('stream tables', () => {
     expect(g.flat()).not.toContain('Greenhouse gases');
   });
 
+  it('ends a table where prose in two columns starts right under it', async () => {
+    const bytes = await makePdf((page, font) => {
+      drawRows(page, font, [
+        ['', 'VaR', 'IRC', 'Total'],
+        ['At 1 Oct 2018', '6.9', '8.6', '29.8'],
+        ['Movement in risk levels', '0.2', '(2.2)', '0.3'],
+        ['At 31 Dec 2018', '7.1', '6.4', '30.1'],
+      ], [40, 300, 380, 460], 560, 13);
+      // Two columns of running text, set as close under the table as its own rows.
+      const left = ['RWAs under the IMA increased by $0.3bn mainly', 'due to higher exposures in Europe and Asia', 'that increased VaR and other measures of risk'];
+      const right = ['this is informed by stress tests and a rounded', 'judgement of the business model of the firm', 'also taking into account the view of the PRA'];
+      left.forEach((t, i) => page.drawText(t, { x: 40, y: 505 - i * 13, size: 10, font }));
+      right.forEach((t, i) => page.drawText(t, { x: 300, y: 505 - i * 13, size: 10, font }));
+    }, { width: 560, height: 600 });
+    const [layout] = await layouts(bytes);
+    const tables = detectTables(layout);
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])).toEqual([
+      ['', 'VaR', 'IRC', 'Total'],
+      ['At 1 Oct 2018', '6.9', '8.6', '29.8'],
+      ['Movement in risk levels', '0.2', '(2.2)', '0.3'],
+      ['At 31 Dec 2018', '7.1', '6.4', '30.1'],
+    ]);
+  });
+
   it('keeps a bulleted list and plain paragraphs out', async () => {
     const bytes = await makePdf((page, font) => {
       ['first point of the list', 'second point', 'third and last point'].forEach((t, i) => {
