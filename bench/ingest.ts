@@ -1,6 +1,7 @@
 /**
- * `npm run bench -- ingest`: uploads over HTTP into `tablemill serve --no-workers` (SQLite), against
- * a peer measured in the same run: a bare node:http server in its own process that streams each
+ * `npm run bench -- ingest`: uploads over HTTP into `tablemill serve --no-workers` (SQLite, and
+ * PostgreSQL with its originals in s3rver when `TABLEMILL_TEST_DATABASE_URL` or `DATABASE_URL` is
+ * set), against a peer measured in the same run: a bare node:http server in its own process that streams each
  * request body to a file and fsyncs it (the floor for "bytes over HTTP onto disk"). Prints the
  * median uploads per second of 100 KB files (3 rounds each, alternating, 4 at a time) and each
  * process's peak RSS (VmHWM) after 8 files of 25 MB streamed in, 4 at a time.
@@ -10,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import pg from 'pg';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin/tablemill');
@@ -42,6 +44,9 @@ interface Target {
   url: string;
   headers: Record<string, string>;
   dir: string;
+  /** A process the target needs (s3rver), its CPU counted separately. */
+  helper?: ChildProcess;
+  cleanup?: () => Promise<void>;
 }
 
 function waitForUrl(proc: ChildProcess): Promise<string> {
@@ -56,15 +61,65 @@ function waitForUrl(proc: ChildProcess): Promise<string> {
   });
 }
 
-async function startTablemill(nodeArgs: string[]): Promise<Target> {
+async function startTablemill(name: string, nodeArgs: string[], extraEnv: Record<string, string> = {}): Promise<Target> {
   const dir = mkdtempSync(join(tmpdir(), 'tm-bench-ingest-'));
-  const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', TABLEMILL_DATA_DIR: dir, TABLEMILL_RATE_LIMITS: '0', TABLEMILL_LOG_LEVEL: 'info' };
-  const keys = spawnSync(process.execPath, [BIN, 'keys', 'create', '--account', 'bench'], { env, encoding: 'utf8' });
-  if (keys.status !== 0) throw new Error(`keys create failed: ${keys.stderr}`);
-  const key = keys.stdout.trim().split('\n').pop()!;
+  const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', TABLEMILL_DATA_DIR: dir, TABLEMILL_RATE_LIMITS: '0', TABLEMILL_LOG_LEVEL: 'info', DATABASE_URL: '', ...extraEnv };
+  let key = '';
+  for (const cmd of [['migrate'], ['keys', 'create', '--account', 'bench']]) {
+    const r = spawnSync(process.execPath, [BIN, ...cmd], { env, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`${cmd.join(' ')} failed: ${r.stderr}`);
+    if (cmd[0] === 'keys') key = r.stdout.trim().split('\n').pop()!;
+  }
   const proc = spawn(process.execPath, [...nodeArgs, BIN, 'serve', '--no-workers'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const base = await waitForUrl(proc);
-  return { name: 'tablemill', proc, url: `${base}/v1/batches/ingest/documents`, headers: { authorization: `Bearer ${key}` }, dir };
+  return { name, proc, url: `${base}/v1/batches/ingest/documents`, headers: { authorization: `Bearer ${key}` }, dir };
+}
+
+/** s3rver (objects as files, not fsynced) in its own process, so it does not share the client's event loop. */
+const S3RVER_SOURCE = `
+import S3rver from 's3rver';
+const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: process.argv[2], configureBuckets: [{ name: 'tablemill', configs: [] }] });
+const { port } = await server.run();
+console.log('listening on http://127.0.0.1:' + port);
+`;
+
+/**
+ * Tablemill on PostgreSQL (a schema of its own at `url`, dropped afterwards) with its originals in
+ * s3rver: the cluster mode's path for an upload, measured beside the embedded one.
+ */
+async function startClusterMode(url: string, nodeArgs: string[]): Promise<Target> {
+  const s3dir = mkdtempSync(join(tmpdir(), 'tm-bench-s3rver-'));
+  // In the repository, so the import resolves from its node_modules.
+  const src = join(ROOT, 'bench', `.s3rver-${process.pid}.mjs`);
+  writeFileSync(src, S3RVER_SOURCE);
+  const s3 = spawn(process.execPath, [src, s3dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let endpoint: string;
+  try {
+    endpoint = await waitForUrl(s3);
+  } finally {
+    rmSync(src, { force: true });
+  }
+  const schema = `bench_ingest_${process.pid}`;
+  const t = await startTablemill('tablemill (PostgreSQL + s3rver)', nodeArgs, {
+    DATABASE_URL: url,
+    TABLEMILL_DB_SCHEMA: schema,
+    TABLEMILL_BLOBS: 's3://tablemill/bench',
+    AWS_ENDPOINT_URL: endpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+  });
+  t.helper = s3;
+  t.cleanup = async () => {
+    s3.kill('SIGTERM');
+    await new Promise((r) => (s3.exitCode !== null ? r(null) : s3.once('exit', r)));
+    rmSync(s3dir, { recursive: true, force: true });
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await c.end();
+  };
+  return t;
 }
 
 async function startPeer(): Promise<Target> {
@@ -105,26 +160,38 @@ const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function run(args: string[]): Promise<void> {
-  // `--cpu-prof`: the server writes a V8 CPU profile of the run into the working folder on exit.
-  const targets = [await startTablemill(args.includes('--cpu-prof') ? ['--cpu-prof'] : []), await startPeer()];
+  // `--cpu-prof`: the servers write V8 CPU profiles of the run into the working folder on exit.
+  const prof = args.includes('--cpu-prof') ? ['--cpu-prof'] : [];
+  const url = process.env.TABLEMILL_TEST_DATABASE_URL || process.env.DATABASE_URL || null;
+  const targets: Target[] = [];
   try {
+    targets.push(await startTablemill('tablemill', prof));
+    if (url) targets.push(await startClusterMode(url, prof));
+    else console.log('PostgreSQL + s3rver: skipped (set TABLEMILL_TEST_DATABASE_URL or DATABASE_URL)');
+    targets.push(await startPeer());
+    const peerName = targets[targets.length - 1].name;
     const small = pdfBytes(SMALL);
     const rates: Record<string, number[]> = {};
     const cpu: Record<string, number> = {};
+    const helperCpu: Record<string, number> = {};
     for (const t of targets) await uploads(t, small, 20); // warm-up
     for (let r = 0; r < ROUNDS; r++) {
       for (const t of targets) {
         const c0 = cpuSeconds(t.proc.pid!);
+        const h0 = t.helper ? cpuSeconds(t.helper.pid!) : 0;
         (rates[t.name] ??= []).push(SMALL_UPLOADS / (await uploads(t, small, SMALL_UPLOADS)));
         cpu[t.name] = (cpu[t.name] ?? 0) + cpuSeconds(t.proc.pid!) - c0;
+        if (t.helper) helperCpu[t.name] = (helperCpu[t.name] ?? 0) + cpuSeconds(t.helper.pid!) - h0;
       }
     }
+    const perUpload = (s: number) => ((s * 1000) / (ROUNDS * SMALL_UPLOADS)).toFixed(1);
     for (const [name, xs] of Object.entries(rates)) {
-      const perUpload = (cpu[name] * 1000) / (ROUNDS * SMALL_UPLOADS);
-      console.log(`${name}: median ${median(xs).toFixed(0)} uploads/s of 100 KB (${xs.map((x) => x.toFixed(0)).join(', ')}), ${perUpload.toFixed(1)} ms of CPU an upload`);
+      const helper = helperCpu[name] !== undefined ? ` (+ ${perUpload(helperCpu[name])} ms in s3rver)` : '';
+      console.log(`${name}: median ${median(xs).toFixed(0)} uploads/s of 100 KB (${xs.map((x) => x.toFixed(0)).join(', ')}), ${perUpload(cpu[name])} ms of CPU an upload${helper}`);
     }
-    const [tm, peer] = targets.map((t) => median(rates[t.name]));
-    console.log(`tablemill / peer: ${(tm / peer).toFixed(2)}× the uploads per second`);
+    const peer = median(rates[peerName]);
+    for (const t of targets.slice(0, -1)) console.log(`${t.name} / peer: ${(median(rates[t.name]) / peer).toFixed(2)}× the uploads per second`);
+    console.log(`load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 
     if (args.includes('--small')) return; // uploads/s only, no 25 MB round
     const large = pdfBytes(LARGE);
@@ -138,6 +205,7 @@ export async function run(args: string[]): Promise<void> {
       t.proc.kill('SIGTERM');
       await new Promise((r) => (t.proc.exitCode !== null ? r(null) : t.proc.once('exit', r)));
       rmSync(t.dir, { recursive: true, force: true });
+      await t.cleanup?.();
     }
   }
 }
