@@ -269,6 +269,118 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in chromium', () => {
     expect(await unlabelledControls(page)).toEqual([]);
   }, 120_000);
 
+  it('reviews by keyboard: needs-review order, a field and a table cell edited, a word of the page clicked into a field, marks, the XLSX, Alt+N and Alt+P', async () => {
+    const results = (await api('/v1/batches/e2e-invoices/results')).documents as any[];
+    const en = results.find((d) => d.filename === 'en-ruled-invoice.pdf');
+    const ja = results.find((d) => d.filename === 'ja-ruled-invoice.pdf');
+    // Both have fields below 70 % (their vendor addresses or names, 60 %); the English one's corrected, it needs no review.
+    expect(ja.fields.vendor_name.confidence).toBeLessThan(0.7);
+    const low = Object.entries(en.fields).filter(([, f]: [string, any]) => f && f.confidence < 0.7).map(([k]) => k);
+    expect(low.length).toBeGreaterThan(0);
+    const put = await fetch(`${server.url}/v1/documents/${en.id}/corrections`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ fields: Object.fromEntries(low.map((k) => [k, en.fields[k].value])) }),
+    });
+    expect(put.status).toBe(200);
+
+    await page.goto(`${server.url}/#/batches/e2e-invoices`);
+    await page.waitForSelector('[data-test=doc-row] >> nth=1');
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-test=doc-row] th')?.textContent === 'ja-ruled-invoice.pdf');
+    const rows = await page.$$eval('[data-test=doc-row]', (trs) => trs.map((tr) => [tr.querySelector('th')!.textContent, tr.querySelector('[data-test=needs-review]')?.textContent ?? tr.querySelector('[data-test=review-ok]')?.textContent]));
+    expect(rows).toEqual([['ja-ruled-invoice.pdf', 'needs review (1)'], ['en-ruled-invoice.pdf', 'corrected']]);
+    await shot('13-review-order');
+
+    // Keyboard only from here: the review button, Alt+N to the next document.
+    await page.focus('[data-test=review-start]');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((id) => (globalThis as any).location.hash === `#/documents/${id}`, ja.id);
+    expect(await (await page.waitForSelector('[data-test=review-position]')).textContent()).toBe('Document 1 of 2');
+    await page.waitForSelector('[data-test=fields]');
+    await page.keyboard.press('Alt+KeyN');
+    await page.waitForFunction((id) => (globalThis as any).location.hash === `#/documents/${id}`, en.id);
+    await page.waitForSelector('[data-edit="f:invoice_number"]');
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-test=page-image]')?.naturalWidth > 0, undefined, { timeout: 60_000 });
+    expect(await page.textContent('[data-test=review-position]')).toBe('Document 2 of 2');
+    // The API's corrections show as marks.
+    for (const k of low) expect(await page.getAttribute(`[data-edit="f:${k}"]`, 'data-corrected')).toBe('true');
+
+    // A field: focus shows its box on the page, Enter edits, Enter saves and moves on.
+    await page.focus('[data-edit="f:invoice_number"]');
+    const onPage = async () => {
+      const g = await viewerGeometry(page);
+      const r = (await page.locator('[data-test=focus-box]').boundingBox())!;
+      const sx = g.image.width / g.pageSize[0];
+      const sy = g.image.height / g.pageSize[1];
+      return [(r.x - g.image.x) / sx, (r.y - g.image.y) / sy, (r.x + r.width - g.image.x) / sx, (r.y + r.height - g.image.y) / sy];
+    };
+    const near = (a: number[], b: number[]) => a.every((v, i) => Math.abs(v - b[i]!) < 2);
+    expect(near(await onPage(), en.fields.invoice_number.bbox), 'the invoice number box').toBe(true);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => (globalThis as any).document.activeElement?.getAttribute('data-test') === 'edit-input', undefined, { timeout: 5_000 });
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('INV-REVIEWED-7');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-edit="f:invoice_number"][data-corrected=true]');
+    expect(await page.textContent('[data-test=save-status]')).toBe('Saved invoice number.');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement.getAttribute('data-edit'))).not.toBe('f:invoice_number');
+    expect((await api(`/v1/documents/${en.id}/results`)).fields.invoice_number).toMatchObject({ value: 'INV-REVIEWED-7', corrected: true, source: 'correction' });
+
+    // A table cell: typing opens it with what is typed, the arrows move between cells, Tab saves.
+    const cell = en.tables[0].cells.find((c: any) => c.row === 1 && c.col === 1);
+    await page.focus('[data-edit="t0:1:1"]');
+    expect(near(await onPage(), cell.bbox), 'the cell box').toBe(true);
+    await page.keyboard.press('ArrowRight');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement.getAttribute('data-edit'))).toBe('t0:1:2');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.type('Reviewed cell');
+    await page.keyboard.press('Tab');
+    await page.waitForSelector('[data-edit="t0:1:1"][data-corrected=true]');
+    expect(await page.textContent('[data-edit="t0:1:1"] .cell-text')).toBe('Reviewed cell');
+    expect((await api(`/v1/documents/${en.id}/results`)).tables[0].cells.find((c: any) => c.row === 1 && c.col === 1).text).toBe('Reviewed cell');
+    expect((await api(`/v1/documents/${en.id}/results?view=extracted`)).tables[0].cells.find((c: any) => c.row === 1 && c.col === 1).text).toBe(cell.text);
+
+    // A word of the page into a field: click one, Shift-click the next to add it, Enter saves.
+    await page.focus('[data-edit="f:customer_name"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-test=page-word]');
+    const words = (await api(`/v1/documents/${en.id}/words`)).pages[0].words as { text: string; bbox: number[] }[];
+    const north = words.findIndex((w) => w.text === 'Northwind');
+    expect(words[north + 1]!.text).toBe('Web');
+    await page.locator('[data-test=page-word][data-text=Northwind]').first().click();
+    expect(near(await onPage(), words[north]!.bbox), 'the clicked word box').toBe(true);
+    await page.locator('[data-test=page-word][data-text=Web]').first().click({ modifiers: ['Shift'] });
+    expect(await page.inputValue('[data-test=edit-input]')).toBe('Northwind Web');
+    await shot('14-review-word');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-edit="f:customer_name"][data-corrected=true]');
+    expect((await api(`/v1/documents/${en.id}/results`)).fields.customer_name.value).toBe('Northwind Web');
+    // Escape puts a value back.
+    await page.focus('[data-edit="f:order_number"]');
+    await page.keyboard.type('nothing');
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => (globalThis as any).document.activeElement?.getAttribute('data-edit') === 'f:order_number', undefined, { timeout: 5_000 });
+    expect(await page.textContent('[data-edit="f:order_number"] .value')).toBe('PO-7781');
+    await shot('15-review-marks');
+    expect(await unlabelledControls(page)).toEqual([]);
+
+    // The document's XLSX has the field and the cell as corrected.
+    const { path } = await download('[data-test=download-xlsx]');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(path);
+    const values = (name: string) => {
+      const out: unknown[] = [];
+      wb.getWorksheet(name)!.eachRow((r) => out.push(...(r.values as unknown[])));
+      return out;
+    };
+    expect(values('Fields')).toContain('INV-REVIEWED-7');
+    expect(values('Fields')).toContain('Northwind Web');
+    expect(wb.worksheets.slice(3).some((w) => values(w.name).includes('Reviewed cell'))).toBe(true);
+
+    await page.keyboard.press('Alt+KeyP');
+    await page.waitForFunction((id) => (globalThis as any).location.hash === `#/documents/${id}`, ja.id);
+  }, 120_000);
+
   it('is usable at a phone width of 375 px: nothing scrolls sideways, the main controls are on screen', async () => {
     await page.setViewportSize({ width: 375, height: 812 });
     await page.goto(`${server.url}/#/batches/e2e-web`);

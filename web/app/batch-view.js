@@ -1,4 +1,5 @@
-// One batch: live status by long-poll, its documents, upload more, process, downloads, webhook, delete.
+// One batch: live status by long-poll, its documents (those that need review first), upload
+// more, process, downloads, webhook, delete.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { html, useTitle } from './html.js';
 import { errorText } from './api.js';
@@ -9,19 +10,19 @@ import { WebhookForm } from './webhook.js';
 import { Counts, StatusBadge, Time } from './status.js';
 import { useWatch } from './watch.js';
 import { DocSummary, DocTotal } from './doc-summary.js';
+import { REVIEW_BELOW, doubtfulFields, loadDocuments, rememberOrder, reviewOrder } from './review.js';
 
 const enc = encodeURIComponent;
 
-/** Every document of the batch (its results pages, followed to the end). */
-async function loadDocuments(api, name) {
-  const docs = [];
-  let cursor;
-  do {
-    const page = await api.resultsPage(name, { limit: 200, cursor });
-    docs.push(...page.documents);
-    cursor = page.next_cursor ?? undefined;
-  } while (cursor);
-  return docs;
+/** Whether a person should look at the document: its doubtful fields, or what was corrected. */
+function ReviewState({ doc }) {
+  if (doc.status !== 'succeeded') return null;
+  const doubtful = doubtfulFields(doc);
+  if (doubtful.length) {
+    return html`<span class="badge needs" data-test="needs-review" title=${`Below ${REVIEW_BELOW * 100} % confidence: ${doubtful.join(', ').replace(/_/g, ' ')}`}>needs review (${doubtful.length})</span>`;
+  }
+  const corrected = Object.values(doc.fields ?? {}).some((f) => f?.corrected);
+  return html`<span class="help" data-test="review-ok">${corrected ? 'corrected' : 'ok'}</span>`;
 }
 
 function DocRow({ doc, onDelete }) {
@@ -31,6 +32,7 @@ function DocRow({ doc, onDelete }) {
       <th scope="row" class="fname">${doc.filename}</th>
       <td><${StatusBadge} status=${doc.status} test="doc-status" /></td>
       <td data-test="doc-type">${doc.document_type?.replace('_', ' ') ?? ''}${doc.page_count ? html` <span class="help">${doc.page_count} p.</span>` : ''}${err && html`<div class="error">${err.code}: ${err.message}</div>`}</td>
+      <td><${ReviewState} doc=${doc} /></td>
       <td class="summary-cell"><${DocSummary} doc=${doc} /></td>
       <td class="n"><${DocTotal} doc=${doc} /></td>
       <td class="actions">
@@ -39,6 +41,9 @@ function DocRow({ doc, onDelete }) {
       </td>
     </tr>`;
 }
+
+const doubtfulCount = (docs) => docs.filter((d) => doubtfulFields(d).length > 0).length;
+const reviewLabel = (n) => (n === 0 ? 'Review the documents' : n === 1 ? 'Review the document that needs it' : `Review the ${n} documents that need it`);
 
 export function BatchView({ api, name }) {
   const [batch, setBatch] = useState(null);
@@ -56,7 +61,9 @@ export function BatchView({ api, name }) {
     try {
       do {
         l.again = false;
-        setDocs(await loadDocuments(api, name));
+        const ordered = reviewOrder(await loadDocuments(api, name));
+        rememberOrder(name, ordered);
+        setDocs(ordered);
       } while (l.again);
     } catch (err) {
       if (err.status !== 404) setError(errorText(err));
@@ -112,12 +119,16 @@ export function BatchView({ api, name }) {
       </section>`}
     <section class="card" aria-labelledby="docs-title">
       <h2 id="docs-title">Documents</h2>
+      ${docs?.some((d) => d.status === 'succeeded') && html`
+        <p class="help">Those with fields below ${REVIEW_BELOW * 100} % confidence come first, the least sure first: they need review.
+          On a document, Alt+N goes to the next one.</p>
+        <a class="button" data-test="review-start" href=${`#/documents/${enc(docs.find((d) => d.status === 'succeeded').id)}`}>${reviewLabel(doubtfulCount(docs))}</a>`}
       ${docs === null && !error && html`<p class="help">Loading…</p>`}
       ${docs?.length === 0 && html`<p class="help">No documents.</p>`}
       ${docs?.length > 0 && html`
         <div class="scroll">
           <table class="list stack" data-test="doc-list">
-            <thead><tr><th scope="col">File</th><th scope="col">Status</th><th scope="col">Type</th><th scope="col">Key fields</th><th scope="col" class="n">Total</th><th scope="col">Actions</th></tr></thead>
+            <thead><tr><th scope="col">File</th><th scope="col">Status</th><th scope="col">Type</th><th scope="col">Review</th><th scope="col">Key fields</th><th scope="col" class="n">Total</th><th scope="col">Actions</th></tr></thead>
             <tbody>${docs.map((d) => html`<${DocRow} key=${d.id} doc=${d} onDelete=${deleteDoc} />`)}</tbody>
           </table>
         </div>`}

@@ -1,6 +1,8 @@
-// One document: status (live until it is done), the page image with its tables outlined beside
-// the tables themselves, fields, line items, downloads, delete.
-import { useState } from 'preact/hooks';
+// One document: status (live until it is done), its fields, line items and tables beside the
+// page image (tables outlined on it), each value edited in place for review (review.js,
+// editable.js) with its box highlighted on the page; the previous and next document of the
+// batch's review order (Alt+P / Alt+N); downloads, delete.
+import { useEffect, useState } from 'preact/hooks';
 import { html, useTitle } from './html.js';
 import { FORMATS, errorText } from './api.js';
 import { ConfirmButton } from './confirm.js';
@@ -10,14 +12,63 @@ import { Fields, LineItems, ResultTable } from './result-table.js';
 import { documentCurrency } from './format.js';
 import { StatusBadge, Time } from './status.js';
 import { useWatch } from './watch.js';
+import { doubtfulFields, useBatchOrder, useReview } from './review.js';
 
 const enc = encodeURIComponent;
 const DOC_FORMATS = FORMATS.filter((f) => f.format !== 'zip');
+
+/** The page's words to pick values from, once the document has succeeded. */
+function useWords(api, id, done) {
+  const [words, setWords] = useState(null);
+  useEffect(() => {
+    if (!done) return undefined;
+    let live = true;
+    api.pageWords(id).then((w) => live && setWords(w), () => {});
+    return () => {
+      live = false;
+    };
+  }, [api, id, done]);
+  return words;
+}
+
+/** Links to the document before and after this one in the batch's review order, and Alt+P / Alt+N to follow them. */
+function ReviewNav({ api, doc }) {
+  const order = useBatchOrder(api, doc.batch_name);
+  const at = order ? order.indexOf(doc.id) : -1;
+  const prev = at > 0 ? order[at - 1] : null;
+  const next = at >= 0 && at < order.length - 1 ? order[at + 1] : null;
+  useEffect(() => {
+    const onKey = (e) => {
+      if (!e.altKey || e.ctrlKey || e.metaKey) return;
+      const to = e.code === 'KeyN' ? next : e.code === 'KeyP' ? prev : null;
+      if (!to) return;
+      e.preventDefault();
+      // A value being edited is saved first: its input's blur commits it.
+      document.activeElement?.blur();
+      location.hash = `#/documents/${enc(to)}`;
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [prev, next]);
+  if (at < 0) return null;
+  const doubtful = doubtfulFields(doc);
+  return html`
+    <nav class="review-nav" aria-label="Review" data-test="review-nav">
+      ${prev ? html`<a class="button secondary" href=${`#/documents/${enc(prev)}`} data-test="prev-doc" aria-keyshortcuts="Alt+P">‹ Previous</a>` : html`<span class="button secondary disabled" aria-hidden="true">‹ Previous</span>`}
+      <span data-test="review-position">Document ${at + 1} of ${order.length}</span>
+      ${doubtful.length > 0 && html`<span class="badge needs" data-test="needs-review" title=${doubtful.join(', ')}>needs review: ${doubtful.length} field${doubtful.length === 1 ? '' : 's'}</span>`}
+      ${next ? html`<a class="button" href=${`#/documents/${enc(next)}`} data-test="next-doc" aria-keyshortcuts="Alt+N">Next ›</a>` : html`<span class="help">Last document of the batch</span>`}
+      <span class="help">Alt+N next, Alt+P previous</span>
+    </nav>`;
+}
 
 export function DocumentView({ api, id }) {
   const [doc, setDoc] = useState(null);
   const [error, setError] = useState(null);
   useTitle(doc?.filename ?? 'Document');
+  const done = doc?.status === 'succeeded';
+  const review = useReview(api, doc, setDoc);
+  const words = useWords(api, id, done);
 
   // The status endpoint drives the view; the results are read again whenever the status changes.
   const stopWatching = useWatch(api, `/v1/documents/${enc(id)}`, async () => {
@@ -40,10 +91,12 @@ export function DocumentView({ api, id }) {
 
   if (!doc) return html`<h1 tabindex="-1">Document</h1>${error ? html`<p class="error" role="alert">${error}</p>` : html`<p class="help">Loading…</p>`}`;
   const tables = doc.tables ?? [];
-  const done = doc.status === 'succeeded';
+  const engine = review.extracted;
+  const status = review.status;
   return html`
     <p class="crumbs"><a href="#/">Batches</a> › <a href=${`#/batches/${enc(doc.batch_name)}`}>${doc.batch_name}</a> › <span>${doc.filename}</span></p>
     <h1 tabindex="-1">${doc.filename}</h1>
+    <${ReviewNav} api=${api} doc=${doc} />
     ${error && html`<p class="error" role="alert">${error}</p>`}
     <section class="card status" aria-label="Document status">
       <p aria-live="polite"><${StatusBadge} status=${doc.status} test="doc-status" />
@@ -57,27 +110,28 @@ export function DocumentView({ api, id }) {
       </div>
     </section>
     ${doc.status !== 'canceled' && html`
-      <div class="split">
+      <div class="split review">
+        <div class="values">
+          ${done && html`
+            <section class="card" aria-labelledby="fields-title">
+              <h2 id="fields-title">Fields</h2>
+              <p class="help">Tab or the arrow keys to a value, Enter or typing to edit it, Enter to save, Escape to put it back.</p>
+              <p class=${`save-status${status?.error ? ' error' : ''}`} data-test="save-status" role=${status?.error ? 'alert' : 'status'}>${status?.text ?? ''}</p>
+              <${Fields} fields=${doc.fields} currency=${documentCurrency(doc)} review=${review} />
+            </section>
+            <section class="card" aria-labelledby="items-title">
+              <h2 id="items-title">Line items</h2>
+              <${LineItems} items=${doc.line_items} totals=${doc.totals} currency=${documentCurrency(doc)} review=${review} engine=${engine ? engine.line_items ?? [] : undefined} />
+            </section>
+            <section class="card" aria-labelledby="tables-title">
+              <h2 id="tables-title">Tables (${tables.length})</h2>
+              ${tables.length === 0 && html`<p class="help">No table detected.</p>`}
+              ${tables.map((t, i) => html`<${ResultTable} table=${t} index=${i} review=${review} engine=${engine ? (engine.tables?.[i] ?? null) : undefined} />`)}
+            </section>`}
+        </div>
         <section class="card sticky" aria-labelledby="page-title">
           <h2 id="page-title">Page</h2>
-          <${PageViewer} api=${api} doc=${doc} tables=${tables} />
-        </section>
-        ${done && html`
-          <section class="card" aria-labelledby="tables-title">
-            <h2 id="tables-title">Tables (${tables.length})</h2>
-            ${tables.length === 0 && html`<p class="help">No table detected.</p>`}
-            ${tables.map((t, i) => html`<${ResultTable} table=${t} index=${i} />`)}
-          </section>`}
-      </div>`}
-    ${done && html`
-      <div class="split">
-        <section class="card" aria-labelledby="fields-title">
-          <h2 id="fields-title">Fields</h2>
-          <${Fields} fields=${doc.fields} currency=${documentCurrency(doc)} />
-        </section>
-        <section class="card" aria-labelledby="items-title">
-          <h2 id="items-title">Line items</h2>
-          <${LineItems} items=${doc.line_items} totals=${doc.totals} currency=${documentCurrency(doc)} />
+          <${PageViewer} api=${api} doc=${doc} tables=${tables} focus=${review.active} words=${words} onWord=${(text, append, box) => review.sink.current?.(text, append, box)} />
         </section>
       </div>`}
   `;

@@ -5,6 +5,11 @@
 // Zoom: the + / − buttons, Ctrl + wheel (a trackpad pinch arrives as one) and a two-finger pinch
 // on touch screens, each around the point under the pointer; "Fit" goes back to the whole width.
 // Zoomed in, the page scrolls inside its viewport and a sharper image is fetched.
+//
+// Review: `focus` ({page, bbox, editing}) is the value being looked at, highlighted on its page
+// (which the viewer turns to, scrolled into view when zoomed); while a value is edited, the page's
+// words (`words`, from GET /v1/documents/ID/words) can be clicked: `onWord(text, append, box)`,
+// Shift-click to add the word to what is there. A word's press keeps the focus in the input.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html.js';
 import { errorText } from './api.js';
@@ -114,11 +119,26 @@ function spread(pointers) {
   return Math.max(1, Math.hypot(x2 - x1, y2 - y1));
 }
 
-export function PageViewer({ api, doc, tables }) {
+/** Scrolls the viewport (not the window) so the box is in view; `frame` gives the page's scale. */
+function scrollIntoViewport(el, frame, img, bbox) {
+  const sx = frame.clientWidth / img.pageWidth;
+  const sy = frame.clientHeight / img.pageHeight;
+  const [x0, y0, x1, y1] = [bbox[0] * sx, bbox[1] * sy, bbox[2] * sx, bbox[3] * sy];
+  const margin = 24;
+  if (x0 < el.scrollLeft || x1 > el.scrollLeft + el.clientWidth) el.scrollLeft = Math.max(0, x0 - margin);
+  if (y0 < el.scrollTop || y1 > el.scrollTop + el.clientHeight) el.scrollTop = Math.max(0, y0 - margin);
+}
+
+export function PageViewer({ api, doc, tables, focus, words, onWord }) {
   const pageCount = doc.page_count ?? 1;
   const [page, setPage] = useState(1);
   const viewport = useRef(null);
+  const frame = useRef(null);
   const { zoom, zoomTo, pointer } = useZoom(viewport);
+  // The page of the value being looked at comes into view.
+  useEffect(() => {
+    if (focus?.page && focus.page !== page && focus.page <= pageCount) setPage(focus.page);
+  }, [focus?.page, focus?.key]);
   const { image, error } = usePageImage(api, doc.id, page, zoom > 1.5 ? SHARP_WIDTH : IMAGE_WIDTH);
   // A page image of the other width keeps showing until the new one is there.
   const shown = useRef(null);
@@ -126,6 +146,14 @@ export function PageViewer({ api, doc, tables }) {
   const img = shown.current?.page === page ? shown.current : null;
 
   const onPage = tables.map((t, i) => ({ t, i })).filter(({ t }) => t.page === page);
+  const focusBox = focus?.bbox && focus.page === page && focus.bbox[2] > focus.bbox[0] ? focus.bbox : null;
+  useLayoutEffect(() => {
+    if (focusBox && img && viewport.current && frame.current) scrollIntoViewport(viewport.current, frame.current, img, focusBox);
+  }, [focusBox?.join(), img, zoom]);
+  const pageWords = focus?.editing && onWord ? (words?.find((w) => w.page === page) ?? null) : null;
+  // Stored words are in page units as the image's boxes are; scaled should the two ever differ.
+  const wx = pageWords && img ? img.pageWidth / pageWords.width : 1;
+  const wy = pageWords && img ? img.pageHeight / pageWords.height : 1;
   return html`
     <figure class="page">
       <div class="pager" role="group" aria-label="Pages">
@@ -147,7 +175,7 @@ export function PageViewer({ api, doc, tables }) {
       ${!img && !error && html`<p class="help">Rendering page ${page}…</p>`}
       <div class="page-viewport" data-test="page-viewport" ref=${viewport} hidden=${!img} tabindex="0" aria-label="Page image; Ctrl + wheel or pinch to zoom" ...${pointer}>
         ${img && html`
-          <div class="page-frame" data-test="page-frame" style=${{ width: `${zoom * 100}%` }}>
+          <div class="page-frame" data-test="page-frame" ref=${frame} style=${{ width: `${zoom * 100}%` }}>
             <img data-test="page-image" src=${img.url} alt=${`Page ${page} of ${doc.filename}`} draggable="false" />
             <svg class="outlines" viewBox=${`0 0 ${img.pageWidth} ${img.pageHeight}`} preserveAspectRatio="none" aria-hidden="true">
               ${onPage.map(({ t, i }) => html`
@@ -156,9 +184,17 @@ export function PageViewer({ api, doc, tables }) {
                   <rect class="table" x=${t.bbox[0]} y=${t.bbox[1]} width=${t.bbox[2] - t.bbox[0]} height=${t.bbox[3] - t.bbox[1]} />
                   <text x=${t.bbox[0]} y=${Math.max(0, t.bbox[1] - 4)} font-size=${Math.max(8, img.pageWidth / 60)}>Table ${i + 1}</text>
                 </g>`)}
+              ${focusBox && html`<rect class="focus" data-test="focus-box" x=${focusBox[0]} y=${focusBox[1]} width=${focusBox[2] - focusBox[0]} height=${focusBox[3] - focusBox[1]} />`}
             </svg>
+            ${pageWords && html`
+              <svg class="words" data-test="page-words" viewBox=${`0 0 ${img.pageWidth} ${img.pageHeight}`} preserveAspectRatio="none" aria-hidden="true">
+                ${pageWords.words.map((w) => html`<rect class="word" data-test="page-word" data-text=${w.text} x=${w.bbox[0] * wx} y=${w.bbox[1] * wy} width=${(w.bbox[2] - w.bbox[0]) * wx} height=${(w.bbox[3] - w.bbox[1]) * wy}
+                  onMouseDown=${(e) => e.preventDefault()} onClick=${(e) => onWord(w.text, e.shiftKey, { page, bbox: [w.bbox[0] * wx, w.bbox[1] * wy, w.bbox[2] * wx, w.bbox[3] * wy] })}><title>${w.text}</title></rect>`)}
+              </svg>`}
           </div>`}
       </div>
+      ${pageWords && html`<p class="help" data-test="word-hint">Click a word on the page to put it in the value being edited (Shift-click adds it).</p>`}
+      ${focus?.editing && onWord && !pageWords && html`<p class="help">No words kept for page ${page} to pick from.</p>`}
       <figcaption>${onPage.length ? `${onPage.length} table${onPage.length === 1 ? '' : 's'} outlined on page ${page}` : `No table detected on page ${page}`}</figcaption>
     </figure>`;
 }

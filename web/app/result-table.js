@@ -1,7 +1,12 @@
 // A detected table as an HTML table (spans kept, header rows in <thead>), each cell with its
-// OCR confidence; and the document's fields and line items.
+// OCR confidence; and the document's fields and line items. With `review` (a succeeded
+// document), every field, cell and line-item value is edited in place (editable.js), and what a
+// person corrected is marked.
+import { useState } from 'preact/hooks';
 import { html } from './html.js';
 import { fieldValue, money, plain } from './format.js';
+import { Editable } from './editable.js';
+import { differs } from './review.js';
 
 /** "97 %" for an OCR confidence; text read from a PDF's text layer has none (null), said once per table. */
 function Confidence({ value }) {
@@ -17,58 +22,117 @@ function rowsOf(table) {
   return rows;
 }
 
-function Cell({ cell, header }) {
+function Cell({ cell, header, table, index, review, engine }) {
   const Tag = header ? 'th' : 'td';
+  const text = html`<span class="cell-text">${cell.text}</span>`;
+  const corrected = engine !== undefined && differs(cell.text, engine);
   return html`<${Tag} rowspan=${cell.row_span > 1 ? cell.row_span : undefined} colspan=${cell.col_span > 1 ? cell.col_span : undefined}
     scope=${header ? 'col' : undefined} data-row=${cell.row} data-col=${cell.col}>
-    <span class="cell-text">${cell.text}</span><${Confidence} value=${cell.confidence} /></${Tag}>`;
+    ${review
+      ? html`<${Editable} review=${review} id=${`t${index}:${cell.row}:${cell.col}`} raw=${cell.text} label=${`Table ${index + 1}, row ${cell.row + 1}, column ${cell.col + 1}`}
+          box=${{ page: cell.page ?? table.page, bbox: cell.bbox }} corrected=${corrected} grid=${`t${index}`} r=${cell.row} c=${cell.col} test="edit-cell"
+          onSave=${(t) => review.saveCell(index, cell.row, cell.col, t)}>${text}</${Editable}>`
+      : text}<${Confidence} value=${cell.confidence} /></${Tag}>`;
 }
 
-export function ResultTable({ table, index }) {
+/** `review` makes the cells editable; `engine` is the engine's own table, for the corrected marks. */
+export function ResultTable({ table, index, review, engine }) {
   const rows = rowsOf(table);
   const head = rows.slice(0, table.header_rows);
   const body = rows.slice(table.header_rows);
   const pages = table.pages?.length > 1 ? `pages ${table.pages.join(', ')}` : `page ${table.page}`;
   const ocr = table.cells.some((c) => c.confidence !== null);
+  const engineText = (c) => engine?.cells.find((e) => e.row === c.row && e.col === c.col)?.text;
+  const cell = (c, header) => html`<${Cell} cell=${c} header=${header} table=${table} index=${index} review=${review} engine=${engine ? engineText(c) : undefined} />`;
   return html`
     <h3 class="table-title" id=${`table-${index + 1}`}>Table ${index + 1} <span class="help">${pages}, ${table.n_rows} × ${table.n_cols} · ${ocr ? 'OCR confidence under each cell' : 'from the PDF’s text layer: exact text, no OCR confidence'}</span></h3>
     <div class="scroll">
       <table class="result" data-test="result-table" data-index=${index} aria-labelledby=${`table-${index + 1}`}>
-        ${head.length > 0 && html`<thead>${head.map((r) => html`<tr>${r.map((c) => html`<${Cell} cell=${c} header=${true} />`)}</tr>`)}</thead>`}
-        <tbody>${body.map((r) => html`<tr>${r.map((c) => html`<${Cell} cell=${c} header=${false} />`)}</tr>`)}</tbody>
+        ${head.length > 0 && html`<thead>${head.map((r) => html`<tr>${r.map((c) => cell(c, true))}</tr>`)}</thead>`}
+        <tbody>${body.map((r) => html`<tr>${r.map((c) => cell(c, false))}</tr>`)}</tbody>
       </table>
     </div>`;
 }
 
 const label = (name) => name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 
-/** `currency`: the document's, for the amounts among the fields. */
-export function Fields({ fields, currency }) {
-  const set = Object.entries(fields ?? {}).filter(([, f]) => f);
-  if (set.length === 0) return html`<p class="help" data-test="fields">No fields found.</p>`;
-  return html`
-    <dl class="fields" data-test="fields">
-      ${set.map(([name, f]) => html`
-        <div data-field=${name}>
-          <dt>${label(name)}</dt>
-          <dd><span class="value">${fieldValue(name, f, currency)}</span>${f.text && fieldValue(name, f, currency) !== f.text ? html` <span class="help">(“${f.text}”)</span>` : ''} <${Confidence} value=${f.confidence} /></dd>
-        </div>`)}
-    </dl>`;
+/** The fields the document has (custom ones as `custom.NAME`) and the names of those it has not. */
+function fieldEntries(fields) {
+  const own = Object.entries(fields ?? {}).filter(([k]) => k !== 'custom');
+  const custom = Object.entries(fields?.custom ?? {}).map(([k, f]) => [`custom.${k}`, f]);
+  const all = [...own, ...custom];
+  return { set: all.filter(([, f]) => f), unset: all.filter(([, f]) => !f).map(([k]) => k) };
 }
 
-/** `currency`: the document's, for items that name none. */
-export function LineItems({ items, totals, currency }) {
+const fieldLabel = (key) => label(key.replace(/^custom\./, ''));
+const rawValue = (f) => (f ? String(f.value) : '');
+
+/**
+ * `currency`: the document's, for the amounts among the fields. With `review`, each value is
+ * edited in place, and a field the document lacks can be added from a list.
+ */
+export function Fields({ fields, currency, review }) {
+  const [added, setAdded] = useState([]);
+  const { set, unset } = fieldEntries(fields);
+  const shown = [...set, ...added.filter((k) => unset.includes(k)).map((k) => [k, null])];
+  const addable = unset.filter((k) => !added.includes(k));
+  if (shown.length === 0 && !review) return html`<p class="help" data-test="fields">No fields found.</p>`;
+  return html`
+    ${shown.length === 0 && html`<p class="help">No fields found: add one below.</p>`}
+    <dl class="fields" data-test="fields">
+      ${shown.map(([name, f]) => {
+        const value = html`<span class="value">${f ? fieldValue(name, f, currency) : ''}</span>`;
+        return html`
+        <div data-field=${name} data-corrected=${f?.corrected ? 'true' : undefined}>
+          <dt>${fieldLabel(name)}</dt>
+          <dd>${review
+            ? html`<${Editable} review=${review} id=${`f:${name}`} raw=${rawValue(f)} label=${fieldLabel(name)} box=${f && { page: f.page, bbox: f.bbox }} corrected=${f?.corrected}
+                test="edit-field" onSave=${(t) => review.saveField(name, t)}>${value}</${Editable}>`
+            : value}${f?.text && fieldValue(name, f, currency) !== f.text ? html` <span class="help">(“${f.text}”)</span>` : ''} ${f && !f.corrected && html`<${Confidence} value=${f.confidence} />`}${f?.source === 'vendor_memory' && html` <span class="help" title="Read the way this vendor's corrections taught">learned</span>`}</dd>
+        </div>`;
+      })}
+    </dl>
+    ${review && addable.length > 0 && html`
+      <label for="add-field">Add a field the document has</label>
+      <select id="add-field" data-test="add-field" value="" onChange=${(e) => {
+        const k = e.currentTarget.value;
+        if (!k) return;
+        setAdded([...added, k]);
+        requestAnimationFrame(() => document.querySelector(`[data-edit="f:${CSS.escape(k)}"]`)?.click());
+      }}>
+        <option value="">Choose a field…</option>
+        ${addable.map((k) => html`<option value=${k}>${fieldLabel(k)}</option>`)}
+      </select>`}`;
+}
+
+const ITEM_COLUMNS = [
+  ['description', 'Description', ''],
+  ['quantity', 'Quantity', 'n'],
+  ['unit_price', 'Unit price', 'n'],
+  ['amount', 'Amount', 'n'],
+  ['currency', 'Currency', ''],
+];
+
+/** `currency`: the document's, for items that name none; `review` makes the values editable, `engine` the engine's items, for the marks. */
+export function LineItems({ items, totals, currency, review, engine }) {
   const cur = (c) => c ?? totals?.currency ?? currency;
   if (!items?.length) return html`<p class="help" data-test="line-items">No line items (only invoices, receipts and statements have them).</p>`;
+  const shown = (i, key) => (key === 'quantity' ? plain(i[key]) : key === 'unit_price' || key === 'amount' ? money(i[key], cur(i.currency)) : (i[key] ?? ''));
   return html`
     <div class="scroll">
       <table class="result" data-test="line-items">
         <caption>${items.length} line item${items.length === 1 ? '' : 's'}</caption>
-        <thead><tr><th scope="col">Description</th><th scope="col" class="n">Quantity</th><th scope="col" class="n">Unit price</th><th scope="col" class="n">Amount</th><th scope="col">Currency</th><th scope="col">Checks</th></tr></thead>
-        <tbody>${items.map((i) => html`
+        <thead><tr>${ITEM_COLUMNS.map(([, name, cls]) => html`<th scope="col" class=${cls}>${name}</th>`)}<th scope="col">Checks</th></tr></thead>
+        <tbody>${items.map((i, k) => html`
           <tr>
-            <td>${i.description ?? ''}</td><td class="n">${plain(i.quantity)}</td><td class="n">${money(i.unit_price, cur(i.currency))}</td><td class="n">${money(i.amount, cur(i.currency))}</td>
-            <td>${i.currency ?? ''}</td><td>${i.flags.length ? html`<span class="flag">${i.flags.join(', ')}</span>` : 'ok'}</td>
+            ${ITEM_COLUMNS.map(([key, name, cls], c) => {
+              const corrected = engine !== undefined && differs(i[key], engine?.[k]?.[key]);
+              return html`<td class=${cls}>${review
+                ? html`<${Editable} review=${review} id=${`i${k}:${key}`} raw=${i[key] === null || i[key] === undefined ? '' : String(i[key])} label=${`Line ${k + 1}, ${name.toLowerCase()}`}
+                    box=${{ page: i.page, bbox: i.bbox }} corrected=${corrected} grid="items" r=${k} c=${c} test="edit-item" onSave=${(t) => review.saveItem(k, key, t)}>${shown(i, key)}</${Editable}>`
+                : shown(i, key)}</td>`;
+            })}
+            <td>${i.flags.length ? html`<span class="flag">${i.flags.join(', ')}</span>` : 'ok'}</td>
           </tr>`)}
         </tbody>
         ${totals && html`<tfoot>
