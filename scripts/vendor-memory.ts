@@ -8,10 +8,21 @@
  *   TABLEMILL_URL=http://127.0.0.1:8080 TABLEMILL_API_KEY=… node bin/run-ts.js scripts/vendor-memory.ts [--set sroie|einvoices|all]
  *
  * Use a fresh account: its vendor memories are what the run teaches.
+ *
+ *   node bin/run-ts.js scripts/vendor-memory.ts --local DIR [--set …]
+ *
+ * does the same in this process, without a server: the engine's two halves (`readLayouts`, kept
+ * in DIR by the file's bytes, then `resultFromLayouts`) and the service's learning step, so a
+ * change to vendor memory reruns in seconds once the pages are read.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TablemillClient, type Correction, type DocumentResult } from '@tablemill/client';
+import { loadConfig } from '../src/config.js';
+import { readLayouts, resultFromLayouts } from '../src/extract/index.js';
+import { identify, keepWords, learn, type VendorMemory } from '../src/extract/memory/index.js';
+import type { ExtractOptions, ExtractResult, Field, PageLayout } from '../src/extract/types.js';
 
 const DATA = new URL('../../shared/data/', import.meta.url).pathname;
 type Kind = 'text' | 'date' | 'num' | 'code';
@@ -90,7 +101,7 @@ function right(kind: Kind, ours: unknown, exp: unknown): boolean {
   return ratio(norm(ours), norm(exp)) >= 0.8;
 }
 
-async function processAll(client: TablemillClient, batch: string, files: string[], dir: string): Promise<Map<string, DocumentResult>> {
+async function processOverHttp(client: TablemillClient, batch: string, files: string[], dir: string): Promise<Map<string, DocumentResult>> {
   const ids = new Map<string, string>();
   for (let i = 0; i < files.length; i += 20) {
     const up = await client.upload(
@@ -106,7 +117,68 @@ async function processAll(client: TablemillClient, batch: string, files: string[
   return out;
 }
 
-async function runSet(client: TablemillClient, name: string, spec: SetSpec): Promise<void> {
+/** Processes files and corrects documents: over HTTP, or in this process (`--local`). */
+interface Backend {
+  process(batch: string, files: string[], dir: string): Promise<Map<string, DocumentResult>>;
+  correct(doc: DocumentResult, fields: NonNullable<Correction['fields']>): Promise<void>;
+}
+
+function httpBackend(client: TablemillClient): Backend {
+  return {
+    process: (batch, files, dir) => processOverHttp(client, batch, files, dir),
+    correct: async (doc, fields) => void (await client.correct(doc.id, { fields })),
+  };
+}
+
+/** The engine and the service's learning step in this process; page layouts kept in `cacheDir`. */
+function localBackend(cacheDir: string): Backend {
+  const config = loadConfig(process.env);
+  const opts: ExtractOptions = {
+    maxPages: config.limits.maxPages,
+    maxMegapixels: config.limits.maxMegapixels,
+    maxInflatedBytes: config.limits.maxInflatedBytes,
+    ocrLangs: config.ocr.langs,
+    ocrEngine: config.ocr.engine,
+  };
+  const memories: VendorMemory[] = [];
+  const layouts = new Map<string, PageLayout[]>();
+  const results = new Map<string, ExtractResult>();
+  const layoutsOf = async (path: string): Promise<PageLayout[]> => {
+    const bytes = new Uint8Array(readFileSync(path));
+    const cached = join(cacheDir, `${createHash('sha256').update(bytes).update(`\0${opts.ocrEngine}\0${opts.ocrLangs}`).digest('hex')}.json`);
+    if (existsSync(cached)) return JSON.parse(readFileSync(cached, 'utf8')) as PageLayout[];
+    const read = await readLayouts(bytes, opts);
+    mkdirSync(cacheDir, { recursive: true });
+    writeFileSync(cached, JSON.stringify(read));
+    return read;
+  };
+  return {
+    async process(batch, files, dir) {
+      const out = new Map<string, DocumentResult>();
+      for (const f of files) {
+        const id = `${batch}/${f}`;
+        const l = layouts.get(join(dir, f)) ?? (await layoutsOf(join(dir, f)));
+        layouts.set(join(dir, f), l);
+        const r = resultFromLayouts(l, { ...opts, vendorMemory: [...memories].reverse() });
+        results.set(id, r);
+        out.set(f, { id, filename: f, status: 'succeeded', fields: r.fields } as unknown as DocumentResult);
+      }
+      return out;
+    },
+    async correct(doc, fields) {
+      const r = results.get(doc.id)!;
+      const pages = r.words ?? [];
+      const values = new Map(Object.entries(fields).filter((e): e is [string, string | number] => e[1] !== null && typeof e[1] !== 'object'));
+      const prev = memories.find((m) => m.id === r.vendor_memory_id) ?? identify(memories, pages);
+      const mem = learn(prev, prev?.id ?? `ven_${memories.length + 1}`, pages, r.fields as unknown as Record<string, Field | null>, { values, customTypes: new Map() });
+      const at = memories.findIndex((m) => m.id === mem.id);
+      if (at >= 0) memories.splice(at, 1);
+      memories.push(mem);
+    },
+  };
+}
+
+async function runSet(backend: Backend, name: string, spec: SetSpec): Promise<void> {
   const dir = join(DATA, spec.dir);
   const expected = new Map<string, Record<string, unknown>>();
   for (const f of readdirSync(dir).filter((f) => f.endsWith(spec.ext)).sort()) {
@@ -124,7 +196,7 @@ async function runSet(client: TablemillClient, name: string, spec: SetSpec): Pro
   const later = vendors.flatMap(([, fs]) => fs.slice(1));
   const stamp = Date.now().toString(36);
   console.error(`${name}: ${vendors.length} vendors, ${files.length} documents (${later.length} later ones)`);
-  const before = await processAll(client, `vm-${name}-before-${stamp}`, files, dir);
+  const before = await backend.process(`vm-${name}-before-${stamp}`, files, dir);
   for (const [, fs] of vendors) {
     const first = before.get(fs[0]!)!;
     if (first.status !== 'succeeded') continue;
@@ -133,9 +205,19 @@ async function runSet(client: TablemillClient, name: string, spec: SetSpec): Pro
       const v = apiValue(kind, expected.get(fs[0]!)![key]);
       if (v !== null) fields[field] = v;
     }
-    await client.correct(first.id, { fields });
+    await backend.correct(first, fields);
   }
-  const after = await processAll(client, `vm-${name}-after-${stamp}`, later, dir);
+  const after = await backend.process(`vm-${name}-after-${stamp}`, later, dir);
+  // --verbose: each later document's fields after, wrong ones with what was expected.
+  if (process.argv.includes('--verbose')) {
+    for (const f of later) {
+      const fa = (after.get(f)?.fields ?? {}) as Record<string, { value: unknown; source?: string } | null>;
+      const wrong = Object.entries(spec.keys)
+        .filter(([key, [field, kind]]) => expected.get(f)![key] && !right(kind, fa[field]?.value, expected.get(f)![key]))
+        .map(([key, [field]]) => `${field}=${JSON.stringify(fa[field]?.value ?? null)}${fa[field]?.source === 'vendor_memory' ? ' (memory)' : ''} want ${JSON.stringify(expected.get(f)![key])}`);
+      console.log(`${f} ${spec.vendor(expected.get(f)!)}: ${wrong.length ? wrong.join('; ') : 'all right'}`);
+    }
+  }
   console.log(`\n${name}: ${vendors.length} vendors that repeat, ${later.length} later documents\n`);
   console.log('| key | field | expected | right before | right after | by vendor memory |');
   console.log('| --- | --- | --- | --- | --- | --- |');
@@ -167,5 +249,6 @@ async function runSet(client: TablemillClient, name: string, spec: SetSpec): Pro
 }
 
 const setArg = process.argv.includes('--set') ? process.argv[process.argv.indexOf('--set') + 1]! : 'all';
-const client = new TablemillClient(process.env.TABLEMILL_URL ?? 'http://127.0.0.1:8080', process.env.TABLEMILL_API_KEY ?? '');
-for (const name of setArg === 'all' ? Object.keys(SETS) : [setArg]) await runSet(client, name, SETS[name]!);
+const local = process.argv.includes('--local') ? process.argv[process.argv.indexOf('--local') + 1]! : null;
+const backend = local ? localBackend(local) : httpBackend(new TablemillClient(process.env.TABLEMILL_URL ?? 'http://127.0.0.1:8080', process.env.TABLEMILL_API_KEY ?? ''));
+for (const name of setArg === 'all' ? Object.keys(SETS) : [setArg]) await runSet(backend, name, SETS[name]!);

@@ -22,10 +22,13 @@ export function locateValue(pages: Parameters<typeof locate>[0], key: string, va
   return locate(pages, value, kind);
 }
 
+const TOTALS = ['subtotal', 'tax', 'total'];
+
 /**
  * The engine's last step: the run's custom fields, then the vendor's memory over the engine's
- * fields (its readings win; what it does not read stays the engine's), and the words kept for
- * learning from a later correction.
+ * fields (its labelled readings win, except over amounts of the engine's that add up; its
+ * fallbacks only fill what the engine left empty; what it does not read stays the engine's), and
+ * the words kept for learning from a later correction.
  */
 export function teach(result: ExtractResult, layouts: PageLayout[], opts: { customFields?: CustomFieldSpec[]; vendorMemory?: VendorMemory[]; order?: DateOrder }): ExtractResult {
   const words = keepWords(layouts);
@@ -33,13 +36,16 @@ export function teach(result: ExtractResult, layouts: PageLayout[], opts: { cust
   if (opts.customFields?.length) out.custom_fields = readCustomFields(layouts, opts.customFields, opts.order);
   const mem = opts.vendorMemory?.length ? identify(opts.vendorMemory, words) : null;
   if (!mem) return out;
-  const read = readWithMemory(mem, words);
+  const { read, unlabelled } = readWithMemory(mem, words);
   const fields = { ...out.fields } as Record<string, Field | null>;
   const custom = out.custom_fields ? { ...out.custom_fields } : undefined;
-  for (const [key, f] of Object.entries(read)) {
-    if (key.startsWith('custom.')) {
-      if (custom && key.slice(7) in custom) custom[key.slice(7)] = f;
-    } else if (key in fields) fields[key] = f;
-  }
+  const put = (key: string, f: Field, onlyIfNone: boolean) => {
+    const [into, k] = key.startsWith('custom.') ? [custom, key.slice(7)] : [fields, key];
+    if (into && k in into && !(onlyIfNone && into[k])) into[k] = f;
+  };
+  // Amounts the engine read that add up (subtotal + tax = total) stand: a memory's anchor may sit on a neighbouring amount of another layout edition.
+  const added = TOTALS.every((k) => typeof fields[k]?.value === 'number') && Math.abs(Number(fields.subtotal!.value) + Number(fields.tax!.value) - Number(fields.total!.value)) < 0.005;
+  for (const [key, f] of Object.entries(read)) put(key, f, added && TOTALS.includes(key));
+  for (const [key, f] of Object.entries(unlabelled)) put(key, f, true);
   return { ...out, fields: fields as ExtractResult['fields'], custom_fields: custom, vendor_memory_id: mem.id };
 }

@@ -98,3 +98,27 @@ export function similarity(a: string, b: string): number {
   }
   return 1 - prev[b.length]! / Math.max(a.length, b.length);
 }
+
+/** The character trigrams of words, each word padded with a space: what two OCR readings of the same words mostly share when whole words differ (`sdn`/`son`). */
+export function trigrams(words: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const w of words) {
+    const p = ` ${w} `;
+    for (let i = 0; i + 3 <= p.length; i++) out.add(p.slice(i, i + 3));
+  }
+  return out;
+}
+
+/** How many of `a` are in `b`, over the size of `a` (0 when `a` is empty). */
+export function containment(a: Set<string>, b: Set<string>): number {
+  let n = 0;
+  for (const x of a) if (b.has(x)) n++;
+  return a.size ? n / a.size : 0;
+}
+
+/** Jaccard similarity of two sets. */
+export function jaccard(a: Set<string>, b: Set<string>): number {
+  let n = 0;
+  for (const x of a) if (b.has(x)) n++;
+  return n / Math.max(1, a.size + b.size - n);
+}
