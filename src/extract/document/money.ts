@@ -69,6 +69,22 @@ const PAYMENT = /^(cash|change|tendered|paid|payment|card|visa|master|credit|deb
 /** An amount still open (`Offener Betrag`, `Balance due`) is due, not the total. */
 const STILL_OPEN = /(offen|balance due|amount due|restbetrag|reste à payer|montant dû|saldo pendiente|openstaand|da saldare)/i;
 
+const TAX_WORD = /(\bvat\b|\btax(es)?\b|mwst|\bust\b|steuer|\biva\b|\bbtw\b|\btva\b|\bgst\b|\bsst\b)/;
+
+/**
+ * The kind a summary label says, read closer on what it qualifies: `Total Sales (Excluding GST)`
+ * is the subtotal and `Total Due (GST Inc)` the total, though each names the tax;
+ * `TOTAL INCLUDES 6% GST 1.60` is the tax in the total; `Total 6% supplies` (a GST receipt's
+ * rate section) is a subtotal.
+ */
+function refineKind(kind: SummaryKind | null, l: string): SummaryKind | null {
+  if (kind === 'tax' && /^(total|grand)/.test(l) && /(excl|exkl|excluding|before|\bnet\b|\bht\b)/.test(l)) return 'subtotal';
+  if (kind === 'tax' && /^(total|grand)/.test(l) && /(\binc\b|\bincl|inclusive|\bdue\b|payable|\bsales\b)/.test(l) && !/\bincludes?\b/.test(l)) return 'total';
+  if (kind === 'total' && /\bincludes?\b/.test(l) && TAX_WORD.test(l)) return 'tax';
+  if (kind === 'total' && /suppl(y|ies)/.test(l)) return 'subtotal';
+  return kind;
+}
+
 interface Money {
   kind: MoneyName;
   value: number;
@@ -81,8 +97,9 @@ interface Money {
 /** Every reading of a money field: summary lines (a label, then the number at the end) and key-value pairs whose key is a summary label. */
 function moneyReadings(lines: TextLine[], pairs: Pair[], conv: Convention | null): Money[] {
   const out: Money[] = [];
-  const add = (label: string, kind: SummaryKind | null, due: boolean, value: number, number: Word[], page: number, score: number) => {
+  const add = (label: string, found: SummaryKind | null, due: boolean, value: number, number: Word[], page: number, score: number) => {
     const l = label.toLowerCase();
+    const kind = refineKind(found, l);
     if (NOT_MONEY.test(l) || PAYMENT.test(l)) return;
     if (due || (kind === 'total' && STILL_OPEN.test(l))) out.push({ kind: 'amount_due', value, label, number, page, score });
     if (!kind || kind === 'carry') return;
@@ -135,23 +152,36 @@ export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Conventi
   // A receipt's total in brackets (`( 47.70)`) that cash paid is the amount, not a credit.
   if (paid.cash !== null) for (const m of found) if (m.kind === 'total' && m.value < 0) m.value = -m.value;
   const subs = of('subtotal').map((m) => toCand(m));
+  // What else says the total: subtotal plus tax, cash minus change, a card payment, cash with no change.
+  const evidence: { kind: string; value: number; words: (Word & { page?: number })[]; ink: number }[] = [];
+  const ink = (words: Word[]) => field(0, words, 1, 1).confidence;
+  for (const sc of subs) for (const t of taxCands) evidence.push({ kind: 'sum', value: cents((sc.field.value as number) + (t.field.value as number)), words: [], ink: Math.min(sc.field.confidence, t.field.confidence) });
+  if (paid.cash !== null && paid.change !== null) evidence.push({ kind: 'cash', value: cents(paid.cash - paid.change), words: paid.cashWords, ink: ink(paid.cashWords) });
+  if (paid.card !== null) evidence.push({ kind: 'card', value: paid.card, words: paid.cardWords, ink: ink(paid.cardWords) });
+  for (const v of paid.paidInCash) evidence.push({ kind: 'paid', value: v.value, words: v.words, ink: ink(v.words) });
+  const support = (v: number) => new Set(evidence.filter((e) => near(e.value, v)).map((e) => e.kind)).size;
   const totals = of('total').map((m) => {
     let score = m.score - 0.05;
     const l = m.label.toLowerCase();
     if (/round|arrondi|gerundet|redondeo/.test(l)) score += 0.04;
     if (/grand|gesamt|brutto|ttc|incl|inkl|endbetrag|rechnungsbetrag|rechnungssumme|net à payer|to pay|payable/.test(l)) score += 0.03;
     if (paid.cash !== null && m.value > paid.cash + 0.01) score -= 0.15;
-    if (paid.cash !== null && paid.change !== null && near(paid.cash - paid.change, m.value)) score += 0.08;
-    if (subs.some((s) => taxCands.some((t) => near((s.field.value as number) + (t.field.value as number), m.value)))) score += 0.08;
+    // A till prints cents: an OCR'd total without them is a count or a misreading (`TOTAL 7`).
+    if (m.number.some((w) => w.confidence !== null) && !/\d[.,]\d{2}(?!\d)/.test(joinWords(m.number))) score -= 0.15;
+    score += 0.08 * Math.min(2, support(m.value));
     return toCand(m, score);
   });
-  // Cash minus change is what a till receipt's total is, when no total could be read.
-  if (paid.cash !== null && paid.cashWords.length) {
-    const value = cents(paid.cash - (paid.change ?? 0));
-    if (value > 0) {
-      const f = field(value, paid.cashWords, paid.cashWords[0]!.page ?? 1, 1, joinWords(paid.cashWords));
-      totals.push({ field: f, score: (paid.change !== null ? 0.6 : 0.45) * f.confidence, via: 'position' });
-    }
+  // Cash minus change, or a card payment, is what a till receipt's total is, when no total could be read.
+  for (const e of evidence) {
+    if (e.kind === 'sum' || !e.words.length || e.value <= 0 || totals.some((t) => near(t.field.value as number, e.value))) continue;
+    const f = field(e.value, e.words, e.words[0]!.page ?? 1, 1, joinWords(e.words));
+    totals.push({ field: f, score: (e.kind === 'card' ? 0.55 : 0.6) * f.confidence + 0.2 * (support(e.value) - 1), via: 'position' });
+  }
+  // Two of them agreeing outweigh a labelled total none of them agrees with.
+  if (evidence.some((e) => support(e.value) >= 2)) for (const t of totals) if (t.via === 'label' && support(t.field.value as number) === 0) t.score -= 0.1;
+  if (paid.cash !== null && paid.change === null && paid.cashWords.length && paid.card === null && !totals.length) {
+    const f = field(paid.cash, paid.cashWords, paid.cashWords[0]!.page ?? 1, 1, joinWords(paid.cashWords));
+    totals.push({ field: f, score: 0.45 * f.confidence, via: 'position' });
   }
   // Subtotal and tax that add up to the chosen total are the ones; others lose.
   const best = totals.reduce<FieldCandidate | null>((b, c) => (!b || c.score > b.score ? c : b), null);
@@ -161,17 +191,17 @@ export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Conventi
     for (const s of subs) if (taxCands.some((t) => near((s.field.value as number) + (t.field.value as number), T))) s.score += 0.05;
     for (const t of taxCands) if (subs.some((s) => near((s.field.value as number) + (t.field.value as number), T))) t.score += 0.05;
   }
-  // An OCR'd total one digit away from what subtotal and tax add up to was misread: the sum decides.
-  if (best && best.field.confidence < 1) {
+  // An OCR'd total one digit away from what surer amounts say was misread: they decide. What was
+  // paid within a rounding step of it (5 sen, 5 cents) is the total paid, as tills round cash.
+  if (best && best.field.confidence < 1 && support(best.field.value as number) === 0) {
     const T = best.field.value as number;
-    for (const sc of subs) {
-      for (const t of taxCands) {
-        const sum = cents((sc.field.value as number) + (t.field.value as number));
-        if (!near(sum, T) && oneDigitApart(sum.toFixed(2), T.toFixed(2))) {
-          totals.push({ field: { ...best.field, value: sum }, score: best.score + 0.01, via: 'label' });
-          best.score -= 0.2;
-        }
-      }
+    const seen = new Set<number>();
+    for (const e of evidence) {
+      const rounded = e.kind !== 'sum' && Math.abs(e.value - T) < 0.05;
+      if (seen.has(e.value) || near(e.value, T) || e.ink < best.field.confidence || (!rounded && !oneDigitApart(e.value.toFixed(2), T.toFixed(2)))) continue;
+      seen.add(e.value);
+      totals.push({ field: { ...best.field, value: e.value }, score: best.score + 0.01, via: 'label' });
+      best.score -= 0.2;
     }
   }
   return {
@@ -197,19 +227,35 @@ export interface Paid {
   cash: number | null;
   change: number | null;
   cashWords: (Word & { page?: number })[];
+  /** A card payment (`VISA 191.20`, `CREDIT RM 182.00`): the amount charged is the total. */
+  card: number | null;
+  cardWords: (Word & { page?: number })[];
+  /** Cash lines besides the one tendered (`Cash 71.00` over `Cash Received 101.00`): the amount paid in cash. */
+  paidInCash: { value: number; words: (Word & { page?: number })[] }[];
 }
 
 /** What was paid in cash and given back on a till receipt, when printed. */
 export function cashAndChange(lines: TextLine[], conv: Convention | null): Paid {
-  const paid: Paid = { cash: null, change: null, cashWords: [] };
+  const paid: Paid = { cash: null, change: null, cashWords: [], card: null, cardWords: [], paidInCash: [] };
+  let tendered = false;
   for (const l of lines) {
     const t = l.lower;
     const last = l.words[l.words.length - 1];
     const n = parseNumber(last?.text ?? '', conv);
     if (!n || n.percent || !/\d[.,]\d{2}$/.test(last!.text)) continue;
-    if (paid.cash === null && /^(cash|tendered|cash tendered|bar|gegeben|espèces|efectivo|contant|contanti|dinheiro)\b/.test(t)) {
-      paid.cash = n.value;
-      paid.cashWords = [{ ...last!, page: l.page }];
+    if (/^(cash|tendered|cash tendered|cash received|received|amount received|bar|gegeben|espèces|efectivo|contant|contanti|dinheiro|tunai)\b/.test(t)) {
+      const words = [{ ...last!, page: l.page }];
+      // The amount handed over is the tendered or received one; another cash line is what was paid.
+      const isTendered = /(tender|receiv|gegeben)/.test(t);
+      if (paid.cash === null || (isTendered && !tendered)) {
+        if (paid.cash !== null) paid.paidInCash.push({ value: paid.cash, words: paid.cashWords });
+        paid.cash = n.value;
+        paid.cashWords = words;
+        tendered = isTendered;
+      } else paid.paidInCash.push({ value: n.value, words });
+    } else if (paid.card === null && /^(visa|master ?card|mastercard|amex|credit card|debit card|credit|debit|card|kartenzahlung|girocard|ec-karte|carte bancaire|cb|tarjeta|pin|bancomat)\b/.test(t) && !/\b(no|nr|number|#)\b|\*{2}/.test(t)) {
+      paid.card = n.value;
+      paid.cardWords = [{ ...last!, page: l.page }];
     } else if (paid.change === null && /^(change|rückgeld|wechselgeld|rendu|monnaie rendue|cambio|wisselgeld|resto|troco)\b/.test(t)) paid.change = n.value;
   }
   return paid;

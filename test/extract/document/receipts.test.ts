@@ -97,3 +97,29 @@ describe('a till receipt by what a till prints', () => {
     expect(understand(page).document_type).toBe('invoice');
   });
 });
+
+describe('the total of a till receipt, checked by what was paid', () => {
+  const money = (lines: string[]) => {
+    const f = understand(receipt(['KEDAI MAJU SDN BHD', 'NO 12, JALAN BESAR,', 'TAX INVOICE', ...lines])).fields;
+    return { subtotal: f.subtotal?.value, tax: f.tax?.value, total: f.total?.value };
+  };
+  it('reads a total that names the tax it excludes as the subtotal, and one that includes it as the total', () => {
+    expect(money(['Total Sales (Excluding GST) 180.00', 'Total GST 10.80', 'Total Sales (Inclusive of GST) 190.80', 'CASH 190.80'])).toEqual({ subtotal: 180, tax: 10.8, total: 190.8 });
+    expect(money(['Sub Total RM 28.15', 'Total Due (GST Inc): 28.15', 'Cash 50.00', 'Change 21.85'])).toMatchObject({ total: 28.15 });
+    expect(money(['Total (incl GST) 28.20', 'Cash Tendered 100.00', 'Change 71.80', 'TOTAL INCLUDES 6% GST 1.60'])).toEqual({ subtotal: undefined, tax: 1.6, total: 28.2 });
+  });
+  it('takes the amount charged to a card, within a rounding step of the printed total, as the total paid', () => {
+    expect(money(['Total Sales (Inclusive GST) RM 181.98', 'CREDIT RM 182.00', 'CHANGE RM 0.00'])).toMatchObject({ total: 182 });
+  });
+  it('takes the amount subtotal plus tax and cash minus change agree on over a labelled total neither agrees with', () => {
+    expect(money(['Sub Total : 93.40', 'Total GST : 5.60', 'Total : 98.00', 'CASH : 100.00', 'Change : 1.00'])).toMatchObject({ total: 99 });
+  });
+  it('reads cash minus change from the cash tendered, and the other cash line as what was paid', () => {
+    expect(money(['1 Item (Inclusive of GST) 71.00', 'TOTAL Td', 'Cash 71.00', 'Cash Received 101.00', 'Change 30.00'])).toMatchObject({ total: 71 });
+  });
+  it('does not take a misread cash amount over a surer total', () => {
+    const page = receipt(['KEDAI MAJU SDN BHD', 'TAX INVOICE', 'Total 39.90', 'Cash 60.00', 'Change 10.10']);
+    page.words.filter((w) => w.text === '60.00').forEach((w) => (w.confidence = 0.39));
+    expect(understand(page).fields.total?.value).toBe(39.9);
+  });
+});
