@@ -26,6 +26,7 @@ import { registerLongPoll } from './long-poll.js';
 import { registerIdempotency } from './idempotency.js';
 import { registerExporters } from './exports/index.js';
 import { finishOpenApi } from './openapi.js';
+import { createRequire } from 'node:module';
 import { webhookDispatcherHooks } from '../webhooks/plugin.js';
 
 /**
@@ -75,7 +76,8 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
       openapi: '3.1.0',
       info: {
         title: 'Tablemill API',
-        version: '1.0.0',
+        // One version: the package's, as `tablemill --version` prints it.
+        version: (createRequire(import.meta.url)('../../package.json') as { version: string }).version,
         description: 'Image-to-table: upload PDFs and images into batches, process them, read tables and line items.',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'an API key from `tablemill keys create`' } } },

@@ -3,18 +3,18 @@
  * for what those schemas cannot say: the multipart upload body; query parameters with a default
  * are optional (TypeBox marks every non-Optional property required, and the defaults are what
  * make `limit` and `format` safe to leave out); the 304 of the two status endpoints (the
- * operations that take `wait`); the export formats of the results routes; and the 429 with its
- * headers that every /v1 route can answer.
+ * operations that take `wait`); the export formats of the results routes; the answers every /v1
+ * route can give (429 with its headers, 503 while the database is out of reach), the 507 of the
+ * writes and the 409/422 of an `Idempotency-Key`; and the contract's shapes as named components.
  */
+import { nameSchemas } from './openapi-names.js';
+
 type Json = Record<string, any>;
 
 const UPLOAD_PATH = '/v1/batches/{batch_name}/documents';
-/** The API.md §5 envelope, for an operation that declares no other error answer to copy it from. */
-const ENVELOPE = {
-  type: 'object',
-  required: ['error'],
-  properties: { error: { type: 'object', required: ['code', 'message', 'request_id'], properties: { code: { type: 'string' }, message: { type: 'string' }, request_id: { type: 'string' } } } },
-};
+/** The API.md §5 envelope (named by nameSchemas: every route declares it for its 400s). */
+const ENVELOPE = { $ref: '#/components/schemas/Error' };
+const WRITES = new Set(['post', 'put', 'patch', 'delete']);
 
 const rateLimitHeaders = {
   'RateLimit-Limit': { description: 'requests allowed in the window', schema: { type: 'integer' } },
@@ -22,10 +22,13 @@ const rateLimitHeaders = {
   'RateLimit-Reset': { description: 'seconds until the window resets', schema: { type: 'integer' } },
 };
 
-function errorContent(op: Json): Json {
-  // The envelope schema as the 400 answer of the same operation already gives it.
-  const schema = op.responses?.['400']?.content?.['application/json']?.schema ?? ENVELOPE;
-  return { 'application/json': { schema } };
+function errorContent(): Json {
+  return { 'application/json': { schema: ENVELOPE } };
+}
+
+/** `responses[status]` as an error answer, unless the route declares its own. */
+function addError(op: Json, status: string, description: string, headers?: Json): void {
+  op.responses[status] ??= { description, ...(headers ? { headers } : {}), content: errorContent() };
 }
 
 /** What the results routes answer for each non-JSON `format` (API.md §4a). */
@@ -60,7 +63,7 @@ function describeUpload(doc: Json): void {
 export function finishOpenApi(doc: Json): Json {
   describeUpload(doc);
   for (const [path, ops] of Object.entries<Json>(doc.paths ?? {})) {
-    for (const op of Object.values<Json>(ops)) {
+    for (const [method, op] of Object.entries<Json>(ops)) {
       if (typeof op !== 'object' || !op.responses) continue;
       for (const p of op.parameters ?? []) if (p.in === 'query' && p.schema && 'default' in p.schema) p.required = false;
       if ((op.parameters ?? []).some((p: Json) => p.in === 'query' && p.name === 'format') && op.responses['200']?.content) {
@@ -76,10 +79,17 @@ export function finishOpenApi(doc: Json): Json {
         op.responses['429'] = {
           description: 'rate_limited: too many requests for this key; retry after Retry-After seconds',
           headers: { ...rateLimitHeaders, 'Retry-After': { description: 'seconds to wait', schema: { type: 'integer' } } },
-          content: errorContent(op),
+          content: errorContent(),
         };
+        const retry = { 'Retry-After': { description: 'seconds to wait', schema: { type: 'integer' } } };
+        addError(op, '503', 'unavailable: the database cannot be reached; retry after Retry-After seconds', retry);
+        if (WRITES.has(method)) addError(op, '507', 'insufficient_storage: the disk or the blob store is full; nothing was stored');
+        if ((op.parameters ?? []).some((p: Json) => p.in === 'header' && p.name === 'idempotency-key')) {
+          addError(op, '409', 'conflict: a request with this Idempotency-Key is still running');
+          addError(op, '422', 'unprocessable: this Idempotency-Key was used with a different request');
+        }
       }
     }
   }
-  return doc;
+  return nameSchemas(doc);
 }

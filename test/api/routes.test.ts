@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { icdarPdf, notADocument } from '../e2e/fixtures.js';
@@ -225,7 +225,8 @@ describe('operations routes', () => {
     expect(doc.openapi).toBe('3.1.0');
     for (const p of ['/v1/batches/{batch_name}/documents', '/v1/batches/{batch_name}', '/v1/documents/{id}/results', '/healthz']) expect(doc.paths[p]).toBeDefined();
     expect(doc.paths['/v1/batches/{batch_name}/documents'].post.requestBody.content['multipart/form-data']).toBeDefined();
-    expect(doc.paths['/v1/batches/{batch_name}'].get.responses['200'].content['application/json'].schema.properties.counts).toBeDefined();
+    expect(doc.paths['/v1/batches/{batch_name}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Batch' });
+    expect(doc.components.schemas.Batch.properties.counts).toEqual({ $ref: '#/components/schemas/Counts' });
     expect(doc.components.securitySchemes.bearer.scheme).toBe('bearer');
     // Parameters with a default are optional; the status endpoints document 304, every /v1 route 429.
     const results = doc.paths['/v1/batches/{batch_name}/results'].get;
@@ -241,6 +242,20 @@ describe('operations routes', () => {
     }
     expect(doc.paths['/v1/batches'].get.responses['304']).toBeUndefined();
     expect(Object.keys(results.responses['200'].content)).toEqual(['application/json', 'text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/x-ndjson', 'application/zip']);
+    // The contract's shapes are named components, referenced from the operations.
+    for (const name of ['Batch', 'Document', 'DocumentResult', 'Table', 'Cell', 'LineItem', 'Field', 'KeyValuePair', 'Error', 'UploadResponse', 'BatchResults'])
+      expect(doc.components.schemas[name], name).toMatchObject({ type: 'object' });
+    expect(doc.paths['/v1/documents/{id}/results'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/DocumentResult' });
+    expect(JSON.stringify(doc.components.schemas.DocumentResult.properties.tables)).toContain('{"$ref":"#/components/schemas/Table"}');
+    expect(doc.components.schemas.Fields.properties.total.anyOf).toContainEqual({ $ref: '#/components/schemas/Field' });
+    expect(JSON.stringify(doc.paths)).not.toContain('"request_id"');
+    // Every status API.md §5 lists where it can happen, and one version: the package's.
+    const upload = doc.paths['/v1/batches/{batch_name}/documents'].post;
+    for (const status of ['201', '400', '401', '408', '413', '415', '429', '500', '503', '507']) expect(upload.responses[status], status).toBeDefined();
+    const process = doc.paths['/v1/batches/{batch_name}/process'].post;
+    for (const status of ['409', '422', '507']) expect(process.responses[status], status).toBeDefined();
+    expect(doc.paths['/v1/batches/{batch_name}'].get.responses['507']).toBeUndefined();
+    expect(doc.info.version).toBe(JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')).version);
     const page = await h.app.inject({ url: '/docs' });
     expect(page.headers['content-type']).toContain('text/html');
     // Rendered on the server: the operations are in the HTML itself.

@@ -50,11 +50,17 @@ function paramRows(params: Json[]): string {
   return `<h4>Parameters</h4><table><tr><th>parameter</th><th>in</th><th>type</th><th>required</th></tr>${rows}</table>`;
 }
 
-function responses(op: Json): string {
+/** A response's schema as text: a named shape by its name and, one level down, its properties. */
+function responseText(schema: Json, named: Json): string {
+  const name = typeof schema.$ref === 'string' ? schema.$ref.split('/').pop()! : null;
+  return name && named[name] ? `${name} ${schemaText(named[name])}` : schemaText(schema);
+}
+
+function responses(op: Json, named: Json): string {
   return Object.entries<Json>(op.responses ?? {})
     .map(([code, resp]) => {
       const media = resp.content ? Object.values<Json>(resp.content)[0] : null;
-      const schema = media?.schema ? `<div class="schema">${esc(schemaText(media.schema))}</div>` : '';
+      const schema = media?.schema ? `<div class="schema">${esc(responseText(media.schema, named))}</div>` : '';
       return `<p><strong>${esc(code)}</strong> ${esc(resp.description ?? '')}</p>${schema}`;
     })
     .join('');
@@ -76,12 +82,12 @@ function tryForm(id: string, path: string, method: string, op: Json): string {
   return `<form class="try" data-method="${method}" data-path="${esc(path)}" aria-label="Try ${method.toUpperCase()} ${esc(path)}">${fields}${body}<button type="submit">Send ${method.toUpperCase()}</button><output aria-live="polite"></output></form>`;
 }
 
-function operation(id: string, path: string, method: string, op: Json): string {
+function operation(id: string, path: string, method: string, op: Json, named: Json): string {
   const request = Object.entries<Json>(op.requestBody?.content ?? {})
     .map(([type, media]) => `<h4>Request body (${esc(type)})</h4><div class="schema">${esc(schemaText(media.schema))}</div>`)
     .join('');
   const lock = op.security?.length ? '<span class="lock" title="needs Authorization: Bearer &lt;key&gt;">bearer key</span>' : '';
-  return `<details class="op" id="${id}" data-method="${method}" data-path="${esc(path)}"><summary><span class="method ${method}">${method.toUpperCase()}</span><span class="path">${esc(path)}</span><span class="summary">${esc(op.summary ?? '')}</span>${lock}</summary><div class="body">${op.description ? `<p>${esc(op.description)}</p>` : ''}${paramRows(op.parameters ?? [])}${request}<h4>Responses</h4>${responses(op)}${tryForm(id, path, method, op)}</div></details>`;
+  return `<details class="op" id="${id}" data-method="${method}" data-path="${esc(path)}"><summary><span class="method ${method}">${method.toUpperCase()}</span><span class="path">${esc(path)}</span><span class="summary">${esc(op.summary ?? '')}</span>${lock}</summary><div class="body">${op.description ? `<p>${esc(op.description)}</p>` : ''}${paramRows(op.parameters ?? [])}${request}<h4>Responses</h4>${responses(op, named)}${tryForm(id, path, method, op)}</div></details>`;
 }
 
 /** The whole page for the OpenAPI document `doc`. */
@@ -94,11 +100,15 @@ export function renderDocsPage(doc: Json): string {
       if (!op) continue;
       const tag = op.tags?.[0] ?? 'other';
       if (!byTag.has(tag)) byTag.set(tag, []);
-      byTag.get(tag)!.push(operation(`op${++n}`, path, method, op));
+      byTag.get(tag)!.push(operation(`op${++n}`, path, method, op, doc.components?.schemas ?? {}));
     }
   }
-  const nav = [...byTag.keys()].map((t) => `<a href="#tag-${esc(t)}">${esc(t)}</a>`).join('');
-  const sections = [...byTag].map(([t, ops]) => `<h2 id="tag-${esc(t)}">${esc(t)}</h2>${ops.join('')}`).join('');
+  const schemas = Object.entries<Json>(doc.components?.schemas ?? {});
+  const nav = [...byTag.keys()].map((t) => `<a href="#tag-${esc(t)}">${esc(t)}</a>`).join('') + (schemas.length ? '<a href="#schemas">schemas</a>' : '');
+  // The named shapes the operations refer to by name.
+  const shapes = schemas.map(([name, schema]) => `<h3 id="schema-${esc(name)}">${esc(name)}</h3><div class="schema">${esc(schemaText(schema))}</div>`).join('');
+  const sections =
+    [...byTag].map(([t, ops]) => `<h2 id="tag-${esc(t)}">${esc(t)}</h2>${ops.join('')}`).join('') + (schemas.length ? `<h2 id="schemas">Schemas</h2>${shapes}` : '');
   const info = doc.info ?? {};
   return `<!doctype html>
 <html lang="en">
