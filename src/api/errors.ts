@@ -32,7 +32,6 @@ export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   const fault = storeFault(err);
   if (fault === 'storage_full') return storageFull();
-  if (fault === 'unavailable') return databaseUnavailable();
   const e = err as FastifyError & { validation?: unknown[]; validationContext?: string };
   if (e && Array.isArray(e.validation)) {
     return new ApiError(400, 'invalid_request', e.message, {
@@ -47,6 +46,7 @@ export function toApiError(err: unknown): ApiError {
   if (e && e.name === 'InvalidCursorError') return new ApiError(400, 'invalid_request', e.message || 'invalid cursor', { in: 'querystring', field: 'cursor' });
   // Matched by name like the cursor error: the blob store (an object store) is not reachable now.
   if (e && e.name === 'BlobUnavailableError') return new ApiError(503, 'unavailable', e.message, { reason: 'blob_store' }, { 'retry-after': '5' });
+  if (fault === 'unavailable') return databaseUnavailable();
   if (e && e.code === 'FST_FILES_LIMIT') return new ApiError(413, 'too_many_files', e.message);
   if (e && (e.code === 'FST_PARTS_LIMIT' || e.code === 'FST_FIELDS_LIMIT')) return new ApiError(413, 'payload_too_large', e.message);
   if (e && e.code === 'FST_REQ_FILE_TOO_LARGE') return new ApiError(413, 'file_too_large', e.message);

@@ -21,7 +21,9 @@ const UNAVAILABLE_MESSAGES = /Connection terminated|connection error and is not 
 export function storeFault(err: unknown): StoreFault | null {
   for (let e = err as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown } | null, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
     const code = typeof e.code === 'string' ? e.code : '';
-    if (FULL_CODES.has(code) || e.name === 'XMinioStorageFull') return 'storage_full';
+    const httpStatus = (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    // An object store's 507 Insufficient Storage, even inside the blob store's "unavailable".
+    if (FULL_CODES.has(code) || e.name === 'XMinioStorageFull' || httpStatus === 507) return 'storage_full';
     if (code.startsWith('SQLITE_IOERR') && /disk is full|no space/i.test(String(e.message ?? ''))) return 'storage_full';
     if (UNAVAILABLE_CODES.has(code) || code.startsWith('08')) return 'unavailable';
     if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return 'unavailable';

@@ -3,7 +3,9 @@
 // limiters whose counters fail refuse with 503 instead of letting requests through.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { BlobUnavailableError } from '../../src/blobs/types.js';
 import { storeFault } from '../../src/store/faults.js';
+import { toApiError } from '../../src/api/errors.js';
 import { openApi, type ApiHarness } from './harness.js';
 
 const err = (props: Record<string, unknown>, message = 'boom') => Object.assign(new Error(message), props);
@@ -19,9 +21,16 @@ describe('store faults in the API', () => {
     for (const e of [err({ code: 'ENOSPC', syscall: 'write' }), err({ code: 'SQLITE_FULL' }, 'database or disk is full'), err({ code: '53100' }), err({ code: 'EDQUOT' }), new Error('outer', { cause: err({ code: 'ENOSPC' }) })]) {
       expect(storeFault(e)).toBe('storage_full');
     }
+    // The S3 blob store wraps MinIO's full-disk answer (HTTP 507) in its BlobUnavailableError.
+    const minioFull = Object.assign(new Error('Storage backend has reached its minimum free drive threshold.'), { name: 'XMinioStorageFull', $metadata: { httpStatusCode: 507 } });
+    expect(storeFault(new BlobUnavailableError('object store unreachable', minioFull))).toBe('storage_full');
+    expect(storeFault(new BlobUnavailableError('object store unreachable', { $metadata: { httpStatusCode: 507 } }))).toBe('storage_full');
     for (const e of [err({ code: 'ECONNREFUSED' }), err({ code: '57P01' }), err({ code: '08006' }), err({}, 'Connection terminated unexpectedly'), err({ code: 'SQLITE_BUSY' })]) {
       expect(storeFault(e)).toBe('unavailable');
     }
+    // An unreachable object store stays the blob store's 503; a full one is 507.
+    expect(toApiError(new BlobUnavailableError('object store unreachable', err({ code: 'ECONNREFUSED' })))).toMatchObject({ status: 503, details: { reason: 'blob_store' } });
+    expect(toApiError(new BlobUnavailableError('object store unreachable', minioFull))).toMatchObject({ status: 507, code: 'insufficient_storage' });
     for (const e of [new Error('x'), err({ code: '23505' }), err({ code: 'ENOENT' }), null, 'text']) expect(storeFault(e)).toBeNull();
   });
 
