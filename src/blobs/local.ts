@@ -36,8 +36,12 @@ function writerAlive(name: string): boolean {
 export class LocalBlobStore implements BlobStore {
   /** Shard folders by their two hex digits; a promise so concurrent first puts share one mkdir and parent fsync. */
   private readonly folders = new Map<string, Promise<FsyncGroup>>();
+  /** The blob folder itself: new shard folders made at once share its fsyncs. */
+  private readonly root: FsyncGroup;
 
-  constructor(readonly dir: string) {}
+  constructor(readonly dir: string) {
+    this.root = new FsyncGroup(dir);
+  }
 
   async put(source: Readable | AsyncIterable<Uint8Array>, opts: { maxBytes?: number } = {}): Promise<PutResult> {
     const key = newBlobKey();
@@ -92,7 +96,7 @@ export class LocalBlobStore implements BlobStore {
   async close(): Promise<void> {
     const folders = [...this.folders.values()];
     this.folders.clear();
-    await Promise.all(folders.map((f) => f.then((g) => g.close(), () => {})));
+    await Promise.all([...folders.map((f) => f.then((g) => g.close(), () => {})), this.root.close()]);
   }
 
   /**
@@ -126,7 +130,7 @@ export class LocalBlobStore implements BlobStore {
       const path = join(this.dir, shard);
       // Every put into the shard waits for the same mkdir and parent fsync, not only the first.
       folder = mkdir(path, { recursive: true }).then(async (created) => {
-        if (created !== undefined) await fsyncDir(this.dir);
+        if (created !== undefined) await this.root.sync();
         return new FsyncGroup(path);
       });
       folder.catch(() => {
@@ -163,15 +167,6 @@ async function writeAll(fh: FileHandle, chunks: Buffer[], size: number): Promise
     const r = await fh.write(rest);
     if (r.bytesWritten === 0) throw new Error('short write to a blob file');
     rest = rest.subarray(r.bytesWritten);
-  }
-}
-
-async function fsyncDir(dir: string): Promise<void> {
-  const fh = await open(dir, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
   }
 }
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -39,4 +39,18 @@ it('removeStaleTemp removes fresh temp files whose writing process is gone, and 
   expect(existsSync(orphan)).toBe(false);
   expect(existsSync(live)).toBe(true);
   rmSync(live);
+});
+
+it('puts into many new shard folders at once all land, and close lets their folder descriptors go', async () => {
+  const root = join(dir, 'fresh');
+  const s = new LocalBlobStore(root);
+  const fds = () => readdirSync('/proc/self/fd').length;
+  const before = fds();
+  const puts = await Promise.all(Array.from({ length: 64 }, (_, i) => s.put((async function* () { yield Buffer.from(`blob ${i}`); })())));
+  for (const [i, p] of puts.entries()) expect((await s.get(p.key)).toString()).toBe(`blob ${i}`);
+  const shards = new Set(puts.map((p) => p.key.slice(0, 2)));
+  expect(readdirSync(root).sort()).toEqual([...shards].sort());
+  expect(fds()).toBeGreaterThan(before + shards.size / 2); // folder descriptors kept for their next fsync
+  await s.close();
+  expect(fds()).toBeLessThanOrEqual(before);
 });
