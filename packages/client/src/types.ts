@@ -152,6 +152,22 @@ export interface DocumentResult {
   processing_error: ProcessingError;
   document_type: "invoice" | "receipt" | "bank_statement" | "other" | null;
   fields: Fields | null;
+  key_value_pairs: ({
+    key: {
+      text: string;
+      /** [x0, y0, x1, y1], origin top-left */
+      bbox: [number, number, number, number];
+    };
+    value: {
+      text: string;
+      /** [x0, y0, x1, y1], origin top-left */
+      bbox: [number, number, number, number];
+    };
+    page: number;
+    /** [x0, y0, x1, y1], origin top-left */
+    bbox: [number, number, number, number];
+    confidence: number;
+  })[] | null;
   line_items: LineItem[] | null;
   tables: Table[] | null;
   totals: Totals | null;
