@@ -51,11 +51,12 @@ interface ColumnStats {
   numeric: number;
   percent: number;
   integers: number[];
+  values: number[];
   letters: number;
 }
 
 function stats(grid: Grid, col: number, from: number, quantity: boolean): ColumnStats {
-  const s: ColumnStats = { filled: 0, numeric: 0, percent: 0, integers: [], letters: 0 };
+  const s: ColumnStats = { filled: 0, numeric: 0, percent: 0, integers: [], values: [], letters: 0 };
   for (let r = from; r < grid.rows; r++) {
     const t = grid.text(r, col);
     if (!t || rowIsSummary(grid, r)) continue;
@@ -63,6 +64,7 @@ function stats(grid: Grid, col: number, from: number, quantity: boolean): Column
     const n = cellNumberAny(t, quantity) ?? stackedNumber(t, quantity);
     if (n) {
       s.numeric++;
+      s.values.push(n.value);
       if (n.percent) s.percent++;
       if (Number.isInteger(n.value) && !/[.,]/.test(t)) s.integers.push(n.value);
     } else {
@@ -98,6 +100,14 @@ function rowIsSummary(grid: Grid, r: number): boolean {
 
 function isNumericColumn(s: ColumnStats): boolean {
   return s.filled > 0 && s.numeric / s.filled >= 0.6 && s.percent / s.filled < 0.5;
+}
+
+/** VAT rates the EU, Switzerland, Japan and others use, in percent. */
+const VAT_RATES = new Set([0, 2.1, 2.5, 2.6, 3, 3.7, 3.8, 4, 5, 5.5, 6, 7, 7.7, 8, 8.1, 9, 10, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27]);
+
+/** A column of VAT rates printed without `%`: two figures or more, every one a common rate, two different ones at most. */
+function isRateColumn(s: ColumnStats): boolean {
+  return s.values.length >= 2 && s.values.every((v) => VAT_RATES.has(v)) && new Set(s.values).size <= 2;
 }
 
 /** 1, 2, 3, … (or 10, 20, 30): a position column, not a quantity. */
@@ -270,7 +280,10 @@ function fillFromNumbers(
     return;
   }
   if (!has('amount')) {
-    const a = [...cand].reverse().find(free);
+    // The rightmost free column of figures, unless it holds VAT rates (19, 7) beside one that does not.
+    const open = cand.filter(free);
+    const plain = (c: number) => s[c]!.values.some((v) => !VAT_RATES.has(v));
+    const a = [...open].reverse().find((c) => !isRateColumn(s[c]!) || !open.some((o) => o < c && plain(o)));
     if (a !== undefined) roles[a] = 'amount';
   }
   const a = roles.indexOf('amount');

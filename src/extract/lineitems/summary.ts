@@ -2,7 +2,7 @@
  * Summary rows (subtotal, tax, total, balances) of an item table: those the table detector kept
  * inside the table, and those printed below it outside its cells, read from the page's words.
  */
-import type { PageLayout, Totals } from '../types.js';
+import type { PageLayout, Totals, Word } from '../types.js';
 import { cents, parseNumber, type Convention } from '../locale/numbers.js';
 import { textLines } from '../locale/lines.js';
 import { summaryKind, type SummaryKind } from './vocabulary.js';
@@ -47,9 +47,32 @@ export function summaryLinesBelow(page: PageLayout | undefined, bottom: number, 
       line.map((w) => w.text),
       conv,
     );
-    if (s) out.push(s);
+    const found = s ?? readRightBlock(line, conv);
+    if (found) out.push(found);
   }
   return out;
+}
+
+/**
+ * A summary line at the right end of a page line that also crosses other print (a VAT table
+ * beside the totals block): its runs of words split where a gap is wider than 1.5 line heights,
+ * the last one or two read as a summary line.
+ */
+function readRightBlock(line: Word[], conv: Convention | null): SummaryLine | null {
+  const starts = [0];
+  for (let i = 1; i < line.length; i++) {
+    const h = Math.max(line[i]!.y1 - line[i]!.y0, line[i - 1]!.y1 - line[i - 1]!.y0);
+    if (line[i]!.x0 - line[i - 1]!.x1 > 1.5 * h) starts.push(i);
+  }
+  // The last run holding label and figure, or the last two (a label, a gap, its figure); a label with figures in it is a table row.
+  for (let k = starts.length - 1; k >= Math.max(1, starts.length - 2); k--) {
+    const s = readSummaryText(
+      line.slice(starts[k]!).map((w) => w.text),
+      conv,
+    );
+    if (s && !/\d/.test(s.label.replace(/\d+(?:[.,]\d+)?\s*%/g, ''))) return s;
+  }
+  return null;
 }
 
 /** Number-like words below the table, so their separators vote on the document's convention. */

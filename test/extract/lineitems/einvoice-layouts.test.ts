@@ -250,3 +250,40 @@ describe('e-invoice item tables: two item lines in one row', () => {
     expect(fields(extractLineItems([t], [page([])])).map((f) => f[0])).toEqual(['Audit', 'Review']);
   });
 });
+
+describe('e-invoice item tables: a VAT rate column without its % sign', () => {
+  it('does not take the rates (19, 7) right of the amounts for the amounts of a headerless table', () => {
+    const t = table(
+      [
+        ['Schrauben M10', '10,00', '19'],
+        ['Fachbuch', '24,50', '7'],
+        ['Muttern', '3,20', '19'],
+      ],
+      { headerRows: 0 },
+    );
+    expect(fields(extractLineItems([t], [page([])])).map((f) => f[3])).toEqual([10, 24.5, 3.2]);
+  });
+});
+
+describe('e-invoice totals: a totals block beside a VAT table', () => {
+  it('reads the label and figure at the right end of a page line that crosses the VAT table', () => {
+    const t = table([
+      ['Description', 'Qty', 'Amount'],
+      ['Chambre', '6', '1.235,40'],
+      ['Taxe de séjour', '6', '9,90'],
+    ]);
+    const word = (text: string, x: number, line: number) => ({ text, x0: x, y0: 400 + line * 14, x1: x + 6 * text.length, y1: 410 + line * 14, size: 10, confidence: null });
+    const p = {
+      ...page([]),
+      words: [
+        // VAT table row (rate, base, tax, gross) on the left; the totals block on the right.
+        ...[['10,00', 40], ['%', 72], ['1.235,40', 110], ['123,54', 180], ['1.358,80', 240]].map(([w, x]) => word(w as string, x as number, 0)),
+        ...[['Montant', 360], ['Total', 408], ['HT', 440], ['1.245,30', 500]].map(([w, x]) => word(w as string, x as number, 0)),
+        ...[['0,00', 40], ['%', 72], ['9,90', 110], ['0,00', 180], ['9,90', 240]].map(([w, x]) => word(w as string, x as number, 1)),
+        ...[['Total', 360], ['TVA', 392], ['123,54', 500]].map(([w, x]) => word(w as string, x as number, 1)),
+        ...[['Montant', 360], ['Total', 408], ['TTC', 440], ['1.368,84', 500]].map(([w, x]) => word(w as string, x as number, 2)),
+      ],
+    };
+    expect(extractLineItems([t], [p]).totals).toEqual({ subtotal: 1245.3, tax: 123.54, total: 1368.84, currency: null, flags: [] });
+  });
+});
