@@ -133,7 +133,7 @@ describe('?wait=N without If-None-Match', () => {
     await upload(h, 'lp3', 2);
     await api(h, 'POST', '/v1/batches/lp3/process');
     const t0 = Date.now();
-    const pending = api(h, 'GET', '/v1/batches/lp3?wait=10');
+    const pending = api(h, 'GET', '/v1/batches/lp3?wait=20');
     await new Promise((r) => setTimeout(r, 300));
     // One of the two documents finishes: a change, but not the end.
     const [first] = await h.store.claimDocuments(1, 30_000, Date.now());
@@ -148,8 +148,9 @@ describe('?wait=N without If-None-Match', () => {
     const res = await pending;
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ all_done: true, counts: { succeeded: 2 } });
-    expect(Date.now() - tDone).toBeLessThan(1000);
-    expect(Date.now() - t0).toBeLessThan(5000);
+    // At the completion, not at the end of the wait (generous bounds for a loaded machine).
+    expect(Date.now() - tDone).toBeLessThan(2000);
+    expect(Date.now() - t0).toBeLessThan(15_000);
 
     const t1 = Date.now();
     const done = await api(h, 'GET', '/v1/batches/lp3?wait=5');
@@ -166,7 +167,7 @@ describe('?wait=N without If-None-Match', () => {
     const up = await upload(h, 'lp4', 1);
     const id = (await up.json()).documents[0].id;
     await api(h, 'POST', '/v1/batches/lp4/process');
-    const pending = api(h, 'GET', `/v1/documents/${id}?wait=10`);
+    const pending = api(h, 'GET', `/v1/documents/${id}?wait=20`);
     await new Promise((r) => setTimeout(r, 300));
     // Claimed: queued → processing is a change, not the end.
     const [claimed] = await h.store.claimDocuments(1, 30_000, Date.now());
