@@ -34,11 +34,17 @@ export function emptyFields(): Fields {
   return Object.fromEntries(FIELD_NAMES.map((n) => [n, null])) as Fields;
 }
 
+/** A year a document can be dated: from 1990 to next year (`17/04/2078`, `RC11-23-42` are misread or no dates). */
+const plausible = (iso: string) => {
+  const y = Number(iso.slice(0, 4));
+  return y >= 1990 && y <= new Date().getUTCFullYear() + 1;
+};
+
 function readDate(order: DateOrder) {
   return (c: Candidate): Field | null => {
     const words = c.words.slice(0, 5);
     const d = findDate(joinWords(words), order);
-    if (!d) return null;
+    if (!d || !plausible(d.iso)) return null;
     const used = words.filter((w) => d.raw.includes(w.text.replace(/[,.]$/, '')) || w.text.includes(d.raw));
     return field(d.iso, used.length ? used : words, c.line.page, labelledConfidence(c), d.raw);
   };
@@ -50,7 +56,7 @@ function unlabelledDates(lines: TextLine[], ctx: ReadContext): FieldCandidate[] 
   for (const l of lines) {
     if (l.page !== lines[0]!.page || out.length >= 3) break;
     const d = findDate(joinWords(l.words), ctx.order);
-    if (!d) continue;
+    if (!d || !plausible(d.iso)) continue;
     const used = l.words.filter((w) => d.raw.includes(w.text));
     const f = field(d.iso, used.length ? used : l.words, l.page, 1, d.raw);
     // Under the first table a date is less sure: it may be an item's or a booking's.

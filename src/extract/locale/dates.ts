@@ -2,7 +2,7 @@
  * Dates as printed on invoices and statements, to ISO `YYYY-MM-DD`: `2026-11-30`, `30.11.2026`,
  * `11/30/2026` (the order of an all-numeric date is the document's: `dmy`, `mdy` or `ymd`),
  * `30 November 2026`, `November 30, 2026`, `30. Nov. 2026`, `30 de noviembre de 2026`,
- * `30-Nov-26`, `2026年11月30日`, month names in en, de, fr, es, nl, it and pt.
+ * `30-Nov-26`, `14/May/2017`, `10Mar2018`, `2026年11月30日`, month names in en, de, fr, es, nl, it and pt.
  */
 
 /** Order of day, month and year in an all-numeric date. */
@@ -46,7 +46,7 @@ export function isoDate(y: number, m: number, d: number): string | null {
 
 const NUMERIC = /(?<!\d)(\d{1,4})([./-])(\d{1,2})\2(\d{2,4})(?!\d)/;
 const JA = /(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日/;
-const DAY_FIRST = new RegExp(`(?<!\\d)(\\d{1,2})(?:\\.|st|nd|rd|th|er|º|°)?(?:\\s+de)?[\\s-]+${MONTH_NAME}(?:\\s+de)?[\\s,-]+(\\d{4}|\\d{2})(?!\\d)`, 'iu');
+const DAY_FIRST = new RegExp(`(?<!\\d)(\\d{1,2})(?:\\.|st|nd|rd|th|er|º|°)?(?:\\s+de)?(?:[\\s/-]+|(?=\\p{L}))${MONTH_NAME}(?:\\s+de)?(?:[\\s,/-]+|(?=\\d))(\\d{4}|\\d{2})(?!\\d)`, 'iu');
 const MONTH_FIRST = new RegExp(`(?<![\\p{L}])${MONTH_NAME}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})(?!\\d)`, 'iu');
 
 /** A numeric date's parts (first, second, year), for deciding the document's order. */

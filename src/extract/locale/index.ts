@@ -77,9 +77,10 @@ export function dateOrder(lines: TextLine[], lang: DocLang | null, currency: str
   }
   if (dmy !== mdy) return dmy > mdy ? 'dmy' : 'mdy';
   if (lang === 'ja') return 'ymd';
-  // VAT and GST are not American: an English document that names them writes dates day-first.
-  const vat = currency === null && lines.some((l) => /(?<![\p{L}])(vat|gst|sst)(?![\p{L}])/u.test(l.lower));
-  return lang === 'en' && (currency === 'USD' || (currency === null && !vat)) ? 'mdy' : 'dmy';
+  // VAT and GST are not American: an English document that names them writes dates day-first,
+  // whatever a `$` read into its words (OCR reads the S of `CS00012514` as one) says.
+  const vat = lines.some((l) => /(?<![\p{L}])(vat|gst|sst)(?![\p{L}])/u.test(l.lower));
+  return lang === 'en' && !vat && (currency === 'USD' || currency === null) ? 'mdy' : 'dmy';
 }
 
 const LANG_CURRENCY: Partial<Record<DocLang, string>> = { de: 'EUR', fr: 'EUR', es: 'EUR', nl: 'EUR', it: 'EUR', pt: 'EUR', ja: 'JPY' };

@@ -123,3 +123,10 @@ describe('the total of a till receipt, checked by what was paid', () => {
     expect(understand(page).fields.total?.value).toBe(39.9);
   });
 });
+
+describe('the date of a till receipt', () => {
+  it('passes over a misread year (2078) to the next date printed', () => {
+    const page = receipt(['KEDAI MAJU SDN BHD', 'TAX INVOICE', 'Doc No: CS00011904 Date: 17/04/2078', 'Total 5.00', 'Printed 17/04/2018 10:50']);
+    expect(understand(page).fields.issue_date?.value).toBe('2018-04-17');
+  });
+});

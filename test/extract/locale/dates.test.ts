@@ -43,3 +43,22 @@ describe('findPeriod', () => {
     expect(findPeriod('Sparkasse Musterstadt', 'dmy')).toBeNull();
   });
 });
+
+describe('receipt dates as tills and OCR print them', () => {
+  it('reads a month name between slashes or with no separator at all', () => {
+    expect(findDate('CB#: 59681331715 14/May/2017 02:56:38', 'dmy')?.iso).toBe('2017-05-14');
+    expect(findDate('10Mar2018 18:24', 'dmy')?.iso).toBe('2018-03-10');
+    expect(findDate('15 JUN 18', 'dmy')?.iso).toBe('2018-06-15');
+    expect(findDate('10 Marks 2018', 'dmy')).toBeNull();
+  });
+  it('an English document that names GST or VAT is day-first, though OCR read a dollar sign into it', async () => {
+    const { dateOrder } = await import('../../../src/extract/locale/index.js');
+    const { documentLines } = await import('../../../src/extract/locale/lines.js');
+    const words = ['Doc No : CS$00012514 Date: 03/01/2018', 'GST SUMMARY'].flatMap((t, i) =>
+      t.split(' ').map((w, j) => ({ text: w, x0: j * 60, y0: i * 20, x1: j * 60 + 50, y1: i * 20 + 10, size: 10, confidence: 0.9 })),
+    );
+    const lines = documentLines([{ page: 1, width: 600, height: 800, words, rulings: [] }]);
+    expect(dateOrder(lines, 'en', 'USD')).toBe('dmy');
+    expect(dateOrder(lines.slice(0, 1), 'en', 'USD')).toBe('mdy');
+  });
+});
