@@ -38,7 +38,8 @@ const TIME = /(?<!\d)([01]?\d|2[0-3]):[0-5]\d(?!\d)/;
 /**
  * What a till prints, by kind: what was paid, the change, the rounding, the cashier or till,
  * a time of day, thanks and returns notes, a card payment, the count of items, a tax summary, a
- * table or covers. Four kinds or more make a till receipt whatever its title (`TAX INVOICE`).
+ * table or covers. Three kinds or more, with no field only an invoice prints, make a till
+ * receipt whatever its title (`TAX INVOICE`).
  */
 const TILL_CUES: RegExp[] = [
   W('cash|tunai|tendered|paid amount|amount paid|bar|gegeben|espèces|efectivo|contant|contanti|dinheiro'),
@@ -106,7 +107,7 @@ export function classify(lines: TextLine[], cues: Cues): DocumentType {
   const receiptCues = text.filter((t) => RECEIPT_CUES.test(t) || JA_RECEIPT_CUES.test(t)).length;
   // A till's cash-and-change block makes a receipt whatever its title (`Simplified tax invoice`).
   const kinds = TILL_CUES.filter((re) => text.some((t) => re.test(t))).length;
-  const till = (text.filter((t) => TILL.test(t)).length >= 2 && f.total !== null) || (kinds >= 4 && has(...INVOICE_ONLY) === 0);
+  const till = (text.filter((t) => TILL.test(t)).length >= 2 && f.total !== null) || (kinds >= 3 && has(...INVOICE_ONLY) === 0);
   const roles = new Set(cues.roles);
   const scores: Record<Exclude<DocumentType, 'other'>, number> = {
     invoice: titleScore(lines, 'invoice') + Math.min(4, has('invoice_number', 'due_date', 'customer_name', 'vendor_tax_id', 'subtotal', 'tax', 'total', 'payment_terms', 'order_number')),

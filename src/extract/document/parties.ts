@@ -34,6 +34,7 @@ function nameUpToComma(c: Candidate): Field | null {
   }
   const text = joinWords(words);
   if (!/\p{L}{2}/u.test(text)) return null; // `Kunde: 10442` is a customer number
+  if (/^['’]s\b/i.test(text)) return null; // `CUSTOMER'S COPY` is a heading, not a customer
   return field(text, words, c.line.page, labelledConfidence(c) - 0.05, text);
 }
 

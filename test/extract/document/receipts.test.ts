@@ -130,3 +130,12 @@ describe('the date of a till receipt', () => {
     expect(understand(page).fields.issue_date?.value).toBe('2018-04-17');
   });
 });
+
+describe("a receipt's copy heading", () => {
+  it("CUSTOMER'S COPY is no customer, and the till receipt stays a receipt", () => {
+    const page = receipt(['KEDAI MAJU SDN BHD', 'TAX INVOICE', "CUSTOMER'S COPY", 'Date: 09/10/2017 12:31', 'Total 5.00', 'Rounding 0.00', 'Cash 5.00']);
+    const r = understand(page);
+    expect(r.fields.customer_name).toBeNull();
+    expect(r.document_type).toBe('receipt');
+  });
+});
