@@ -4,7 +4,7 @@
  * PDF pages without a text layer.
  */
 import type { ExtractOptions, PageLayout, Ruling, Word } from '../types.js';
-import { binarize, resizeGray, rotateGray, toPbm, toPgm, type GrayImage } from './gray.js';
+import { binarize, inkDarkness, INK_DARKER, resizeGray, rotateGray, toPbm, toPgm, type GrayImage } from './gray.js';
 import { components, glyphBlobs, medianHeight, MAX_READABLE_GLYPH, MIN_READABLE_GLYPH, TARGET_GLYPH_HEIGHT, type Blob } from './text-size.js';
 import { estimateSkew } from './deskew.js';
 import { clearSurrounds, darkFills, invertFills } from './fills.js';
@@ -38,6 +38,13 @@ const PSM = 3;
  */
 const EM_PER_LINE_BOX = 1.15;
 
+
+/** The median of the numbers, 0 for none. */
+function medianOf(xs: number[]): number {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
 
 /** What `layoutFromGray` needs to know besides the pixels. */
 export interface PageContext {
@@ -166,6 +173,10 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   const page = img;
   // One binarisation and one labelling, redone only when the pixels are resampled or turned.
   let ink = binarize(img);
+  // Faint print is binarised again with a test that suits its contrast, and so is every
+  // resampled or turned copy of the page.
+  const darker = inkDarkness(img, ink);
+  if (darker !== INK_DARKER) ink = binarize(img, darker);
   let blobs: Blob[] | null = glyphBlobs(ink);
   let unitsScale = ctx.unitsScale;
   let dpi = ctx.dpi;
@@ -173,7 +184,7 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   // A page whose lines run down it is turned a quarter: OSD says which way, and the page is read
   // upright (boxes are in the upright page's pixels).
   const upright = async (): Promise<PageLayout | null> => {
-    const turn = await uprightTurn(toPbm(inkToGray(binarize(page))), ctx.dpi);
+    const turn = await uprightTurn(toPbm(inkToGray(binarize(page, darker))), ctx.dpi);
     lastPageTimings.turn = turn;
     return turn ? layoutFromGray(turnGray(page, turn), turned(ctx, turn), opts) : null;
   };
@@ -188,7 +199,7 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
     const h = Math.max(1, Math.round(img.height * f));
     f = w / img.width;
     img = await resizeGray(img, w, h);
-    ink = binarize(img);
+    ink = binarize(img, darker);
     blobs = null;
     unitsScale *= f;
     dpi *= f;
@@ -201,7 +212,7 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   const skew = estimateSkew(ink);
   if (skew !== 0) {
     img = await rotateGray(img, -skew);
-    ink = binarize(img);
+    ink = binarize(img, darker);
     blobs = null;
   }
   const t2 = performance.now();
@@ -221,10 +232,13 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   t = performance.now();
   lastPageTimings.rulingsMs = t - t2;
   let ocr = await recognize(img, dpi, glyphNow, opts);
-  // Unsure words all over the page: it may be upside down.
-  if (!ctx.upright && readsUnsure(ocr.filter((w) => !NOISE.test(w.text)).map((w) => w.confidence))) {
+  // Unsure words all over the page: it may be upside down. OSD is wrong at times on faint
+  // print (an upright receipt turned 180° read as junk), so the turned page is kept only where
+  // it reads surer than the page as it was.
+  const sure = ocr.filter((w) => !NOISE.test(w.text)).map((w) => w.confidence);
+  if (!ctx.upright && readsUnsure(sure)) {
     const done = await upright();
-    if (done) return done;
+    if (done && medianOf(done.words.filter((w) => !NOISE.test(w.text)).map((w) => w.confidence ?? 0)) > medianOf(sure)) return done;
   }
   const t3 = performance.now();
   const second = await secondLook(img, blobs ?? glyphBlobs(ink), ocr, glyphNow, (crops, scale) => recognizeWords(crops, dpi * scale, opts));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { binarize, rgbToGray, rotateGray, type GrayImage } from '../../../src/extract/raster/gray.js';
+import { binarize, inkDarkness, INK_DARKER, rgbToGray, rotateGray, type GrayImage } from '../../../src/extract/raster/gray.js';
 import { estimateSkew } from '../../../src/extract/raster/deskew.js';
 import { findRulings } from '../../../src/extract/raster/rulings.js';
 import { darkFills, invertFills } from '../../../src/extract/raster/fills.js';
@@ -130,6 +130,29 @@ describe('pixel analysis', () => {
     expect(Math.abs(est + 2)).toBeLessThan(0.2);
     // Levelling with the estimate gives a level page again.
     expect(Math.abs(estimateSkew(binarize(await rotateGray(down, -est))))).toBeLessThan(0.15);
+  });
+
+  it('asks less darkness of faint print, so the grey edges of its strokes stay ink', () => {
+    // Dark print keeps the usual test.
+    expect(inkDarkness(textPage(), binarize(textPage()))).toBe(INK_DARKER);
+    // Faded thermal print: glyphs with a core at 175 and a 2 px edge at 200 on paper at 240.
+    const img = blank(1200, 1600);
+    img.data.fill(240);
+    for (let y = 100; y + 24 < 1500; y += 60)
+      for (let x = 100; x + 20 < 1100; x += 28) {
+        fill(img, x, y, x + 20, y + 24, 200);
+        fill(img, x + 2, y + 2, x + 18, y + 22, 175);
+      }
+    const first = binarize(img);
+    const at = (ink: { data: Uint8Array }, x: number, y: number) => ink.data[y * img.width + x];
+    expect(at(first, 110, 112)).toBe(1); // the core is ink
+    expect(at(first, 100, 112)).toBe(0); // its edge is lost to the 15 % test
+    const darker = inkDarkness(img, first);
+    expect(darker).toBeLessThan(INK_DARKER);
+    expect(darker).toBeGreaterThan(0.05);
+    const again = binarize(img, darker);
+    expect(at(again, 100, 112)).toBe(1); // the edge is ink
+    expect(at(again, 99, 112)).toBe(0); // the paper beside it is not
   });
 
   it('measures the glyph height', () => {
