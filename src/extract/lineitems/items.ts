@@ -92,6 +92,8 @@ export function readRows(
       continue;
     }
     if (ended) continue;
+    // A receipt's adjustment and payment lines (rounding, service charge, cash, change) are not items.
+    if (dc >= 0 && ADJUSTMENT.test(texts[dc]!.trim())) continue;
     const counted = has(texts, qc) || has(texts, pc);
     // Under the subtotal of items that had counts or prices, a line with neither (shipping,
     // rounding, `Rechnungssumme brutto`, a payment note) belongs to the totals, not the items.
@@ -212,6 +214,10 @@ function opensWithTitles(numbered: boolean[]): boolean {
   const items = numbered.filter(Boolean).length;
   return titled >= 2 && titled * 2 > items;
 }
+
+/** Lines under a receipt's items that adjust or pay the total; `Discount 10 %` on an item line has a count or a price and stays. */
+const ADJUSTMENT =
+  /^(rounding|round(ing)? adj|serv(ice)? charge|serv(ice)? chg|srv chg|svc chg|\d+\s*% (service|serv|srv|svc)|total qty|total items|qty\.?\s*\d+$|cash|change|tendered|discount\s*:?$|rundung|trinkgeld|arrondi|redondeo)(?![a-zà-ÿ])/i;
 
 /** Words that open a sub-row of the item above: a breakdown of its charge, not an item of its own. */
 const SUB_ROW = /^(charges?|usage|includes?|including|of which|davon|inkl\.?|dont|incluye|waarvan|di cui)\b/i;

@@ -69,3 +69,21 @@ describe('item tables as printed', () => {
     ]);
   });
 });
+
+describe('receipt lines that are not items', () => {
+  it('keeps rounding, service charge, the item count, cash and change out of the items', () => {
+    const t = table([
+      ['Description', 'Amount'],
+      ['CEMENT (S50KG)', '36.04'],
+      ['Cashew nuts', '3.00'],
+      ['PLASTIC TRAP (L)', '4.77'],
+      ['Qty. 6', '40.81'],
+      ['Discount :', '0.00'],
+      ['Rounding :', '-0.01'],
+      ['10% Srv Chg', '4.08'],
+      ['Cash', '50.00'],
+      ['Change', '5.12'],
+    ]);
+    expect(extractLineItems([t], [page([])]).line_items.map((i) => i.description)).toEqual(['CEMENT (S50KG)', 'Cashew nuts', 'PLASTIC TRAP (L)']);
+  });
+});
