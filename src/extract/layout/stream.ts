@@ -76,17 +76,62 @@ function numericColumns(rows: Row[], nCols: number): Set<number> {
   return out;
 }
 
+/** Rows set apart by gaps this much wider (× font size) than the tightest line spacing are rows of several lines. */
+const ROW_GAP_EM = 0.6;
+/** Lines this close (× font size over the tightest spacing) are lines of one row when rows stand apart. */
+const LINE_GAP_EM = 0.25;
+
+/** Adds a line's cell to a row: into the cell it continues, or merged with every cell it overlaps. */
+function addCell(row: Row, c: RowCell): void {
+  const same = row.cells.find((p) => p.col === c.col && p.span === c.span);
+  if (same) { same.words.push(...c.words); return; }
+  let a = c.col, b = c.col + c.span - 1;
+  const words = [...c.words];
+  for (let again = true; again; ) {
+    again = false;
+    for (const p of row.cells) {
+      if (p.col > b || p.col + p.span - 1 < a) continue;
+      a = Math.min(a, p.col); b = Math.max(b, p.col + p.span - 1);
+      words.push(...p.words);
+      row.cells.splice(row.cells.indexOf(p), 1);
+      again = true;
+      break;
+    }
+  }
+  row.cells.push({ col: a, span: b - a + 1, words });
+  row.cells.sort((x, y) => x.col - y.col);
+}
+
 /**
  * Folds continuation lines into the row above: a line with nothing in the numeric columns whose
  * cells continue cells of the row above (same column and span), set no further apart than the
- * block's usual line spacing.
+ * block's usual line spacing. In a table without figure columns whose rows stand apart (two
+ * gaps or more wider than the tightest line spacing by ROW_GAP_EM), every line set at that
+ * tight spacing belongs to the row above, cells of several lines and all (a four-line header is
+ * one row), unless it holds only figures or stacks a figure under a figure. (With figure columns
+ * this folded the first row into the header and rows set in groups into one: synthetic set
+ * 0.9486 -> 0.944.)
  */
 function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
   const gaps = rows.slice(1).map((r, i) => r.y0 - rows[i].y1);
   const typical = median(gaps);
+  const size = median(rows.map((r) => r.size));
+  const tight = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 4)] ?? 0;
+  const apart = numeric.size === 0 && gaps.filter((g) => g > tight + ROW_GAP_EM * size).length >= 2;
   const out: Row[] = [];
   for (const row of rows) {
     const prev = out[out.length - 1];
+    // Lines that overlap (a chart's labels between its ticks) are not lines of one cell.
+    if (prev && apart && row.y0 - prev.y1 <= tight + LINE_GAP_EM * size && row.y0 - prev.y1 > -0.1 * size) {
+      // A line of figures only is a row (the first under the header), as is a figure under a
+      // figure of the row above.
+      const figure = (c: RowCell) => isNumeric(textOf(c)) || (/\d/.test(textOf(c)) && !/\p{L}{2}/u.test(textOf(c)));
+      if (!row.cells.every(figure) && !row.cells.some((c) => figure(c) && prev.cells.some((p) => p.col === c.col && figure(p)))) {
+        for (const c of row.cells) addCell(prev, c);
+        prev.y1 = Math.max(prev.y1, row.y1);
+        continue;
+      }
+    }
     if (prev && numeric.size > 0) {
       const gap = row.y0 - prev.y1;
       const noNumbers = row.cells.every((c) => !numeric.has(c.col) || c.span > 1) && row.cells.every((c) => !isNumeric(textOf(c)));
@@ -175,6 +220,8 @@ export function streamTable(page: number, block: TextLine[]): Table | null {
   if (cols.length < 2) return null;
   const raw = block.map((l) => rowOf(l, cols));
   const numeric = numericColumns(raw, cols.length);
+  // A chart's ticks are told from its line spacing before lines are folded into rows.
+  if (isChart(raw, cols.length)) return null;
   const rows = foldContinuations(raw, numeric);
   // Columns nobody uses (a gutter artefact) are dropped.
   const used = [...new Set(rows.flatMap((r) => r.cells.flatMap((c) => Array.from({ length: c.span }, (_, k) => c.col + k))))].sort((a, b) => a - b);

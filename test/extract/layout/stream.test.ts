@@ -70,6 +70,34 @@ describe('stream tables', () => {
     ]);
   });
 
+  it('reads cells of several lines as one cell where rows stand apart', async () => {
+    const bytes = await makePdf((page, font) => {
+      // A header of two lines, then rows set apart by a blank line, each with wrapped cells.
+      drawRows(page, font, [
+        ['Company', 'Date of', 'Principal'],
+        ['name', 'establishment', 'activities'],
+        ['', '', ''],
+        ['Wenzhou Dexin', 'October 30,', 'Property'],
+        ['Ecological Park', '2013', 'development'],
+        ['', '', ''],
+        ['Wenzhou Dexin', 'July 2,', 'Property'],
+        ['Mingcheng', '2015', 'investment'],
+        ['', '', ''],
+        ['Wenzhou Dexin', 'May 30,', 'Property'],
+        ['Kaixing', '2016', 'consultation'],
+      ], [40, 220, 380], 560, 12);
+    }, { width: 560, height: 600 });
+    const [layout] = await layouts(bytes);
+    const tables = detectTables(layout);
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])).toEqual([
+      ['Company name', 'Date of establishment', 'Principal activities'],
+      ['Wenzhou Dexin Ecological Park', 'October 30, 2013', 'Property development'],
+      ['Wenzhou Dexin Mingcheng', 'July 2, 2015', 'Property investment'],
+      ['Wenzhou Dexin Kaixing', 'May 30, 2016', 'Property consultation'],
+    ]);
+  });
+
   it('keeps a bulleted list and plain paragraphs out', async () => {
     const bytes = await makePdf((page, font) => {
       ['first point of the list', 'second point', 'third and last point'].forEach((t, i) => {
