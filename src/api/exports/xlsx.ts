@@ -14,7 +14,7 @@
  * a formula.
  */
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { DocumentResultView } from '../../contract/views.js';
 import { DATE_FIELDS, DOCUMENT_COLUMNS, documentRow, FIELD_COLUMNS, fieldRow } from './rows.js';
 import { LineItemColumns, type SheetCell } from './line-items-sheet.js';
@@ -56,8 +56,13 @@ function summaries(): SummarySheet[] {
   ];
 }
 
+/** exceljs, loaded on the first spreadsheet asked for: it takes most of a second to import,
+ * which every start of the server would otherwise pay. */
+let excel: Promise<typeof ExcelJS> | undefined;
+
 async function writeWorkbook(out: PassThrough, docs: Docs): Promise<void> {
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: true });
+  const { stream } = await (excel ??= import('exceljs').then((m) => m.default));
+  const wb = new stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: true });
   const sheets = summaries();
   const measured = sheets.map(() => ({ widths: new ColumnWidths(), rows: 1 }));
   for await (const doc of docs()) {
