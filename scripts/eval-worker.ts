@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../src/config.js';
+import { extractOptions, loadConfig } from '../src/config.js';
 import { readLayouts, resultFromLayouts, toProcessingError } from '../src/extract/index.js';
 import type { ExtractOptions, OcrEngine, PageLayout } from '../src/extract/types.js';
 
@@ -68,13 +68,7 @@ async function run(job: EvalJob, opts: ExtractOptions, cacheDir: string | null, 
 /** Serves jobs from the parent process until it disconnects. */
 export function serveJobs(engine: OcrEngine | undefined, cacheDir: string | null): void {
   const config = loadConfig(process.env);
-  const opts: ExtractOptions = {
-    maxPages: config.limits.maxPages,
-    maxMegapixels: config.limits.maxMegapixels,
-    maxInflatedBytes: config.limits.maxInflatedBytes,
-    ocrLangs: config.ocr.langs,
-    ocrEngine: engine ?? config.ocr.engine,
-  };
+  const opts: ExtractOptions = { ...extractOptions(config), ocrEngine: engine ?? config.ocr.engine };
   const code = sourceHash();
   let chain = Promise.resolve();
   process.on('message', (job: EvalJob) => {

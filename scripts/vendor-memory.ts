@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TablemillClient, type Correction, type DocumentResult } from '@tablemill/client';
-import { loadConfig } from '../src/config.js';
+import { extractOptions, loadConfig } from '../src/config.js';
 import { readLayouts, resultFromLayouts } from '../src/extract/index.js';
 import { identify, keepWords, learn, type VendorMemory } from '../src/extract/memory/index.js';
 import type { ExtractOptions, ExtractResult, Field, PageLayout } from '../src/extract/types.js';
@@ -133,13 +133,7 @@ function httpBackend(client: TablemillClient): Backend {
 /** The engine and the service's learning step in this process; page layouts kept in `cacheDir`. */
 function localBackend(cacheDir: string): Backend {
   const config = loadConfig(process.env);
-  const opts: ExtractOptions = {
-    maxPages: config.limits.maxPages,
-    maxMegapixels: config.limits.maxMegapixels,
-    maxInflatedBytes: config.limits.maxInflatedBytes,
-    ocrLangs: config.ocr.langs,
-    ocrEngine: config.ocr.engine,
-  };
+  const opts: ExtractOptions = extractOptions(config);
   const memories: VendorMemory[] = [];
   const layouts = new Map<string, PageLayout[]>();
   const results = new Map<string, ExtractResult>();

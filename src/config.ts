@@ -4,7 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { OCR_ENGINES, type OcrEngine } from './extract/types.js';
+import { OCR_ENGINES, type ExtractOptions, type OcrEngine } from './extract/types.js';
 import type { S3BlobsConfig } from './blobs/types.js';
 
 export type { S3BlobsConfig };
@@ -54,7 +54,7 @@ export interface Config {
     /** Time limit of one page render. */
     timeoutMs: number;
   };
-  /** Slow or many upload bodies (issue 25 §4). */
+  /** Upload bodies: the idle timeout and the uploads in flight per client address. */
   uploads: {
     /** A body that sends nothing this long is cut with 408; 0: never. */
     idleTimeoutMs: number;
@@ -244,5 +244,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: (e.TABLEMILL_LOG_LEVEL ?? 'info').trim(),
     metricsPort: e.TABLEMILL_METRICS_PORT ? int(e, 'TABLEMILL_METRICS_PORT', 0, 0, 65535) : null,
     retentionDays: e.TABLEMILL_RETENTION_DAYS ? int(e, 'TABLEMILL_RETENTION_DAYS', 0, 1, 36_500) : null,
+  };
+}
+
+/** The engine's bounds and OCR settings as the configuration gives them (service and scripts alike). */
+export function extractOptions(config: Config): ExtractOptions {
+  return {
+    maxPages: config.limits.maxPages,
+    maxMegapixels: config.limits.maxMegapixels,
+    maxInflatedBytes: config.limits.maxInflatedBytes,
+    ocrLangs: config.ocr.langs,
+    ocrEngine: config.ocr.engine,
   };
 }

@@ -1,7 +1,6 @@
 /**
- * Slow upload bodies (issue 25 §4): each held a socket and a temp file for as long as its client
- * liked (300 senders of a byte every 5 s were held 130–330 s). A body that sends nothing for the
- * idle timeout is cut with 408, and one client address may run only so many uploads at once.
+ * Slow upload bodies: a body that sends nothing for the idle timeout is cut with 408 (its socket
+ * and temp file freed), and one client address may run only so many uploads at once.
  */
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../domain/errors.js';

@@ -5,7 +5,7 @@
  * dies is replaced; a child is also recycled after `recycleAfter` documents, or when it stays
  * above `recycleRssMb` once its document is done, which gives its memory back to the system.
  */
-import type { Config } from '../config.js';
+import { extractOptions, type Config } from '../config.js';
 import type { ProcessingError } from '../domain/errors.js';
 import type { ExtractOptions } from '../extract/types.js';
 import type { DocumentOutcome } from '../store/types.js';
@@ -60,13 +60,7 @@ export class ExtractionPool {
     this.script = childEntry();
     this.slots = Array.from({ length: Math.max(1, config.worker.concurrency) }, () => new Slot(this.script, this.limits));
     this.idle = [...this.slots];
-    this.opts = {
-      maxPages: config.limits.maxPages,
-      maxMegapixels: config.limits.maxMegapixels,
-      maxInflatedBytes: config.limits.maxInflatedBytes,
-      ocrLangs: config.ocr.langs,
-      ocrEngine: config.ocr.engine,
-    };
+    this.opts = extractOptions(config);
   }
 
   /** Waits until every child has loaded the engine. */
