@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, conflict, invalidRequest } from '../domain/errors.js';
 import type { AppDeps } from './deps.js';
 import { cleanFilename } from './routes/upload.js';
+import { addRouteHook } from './route-hooks.js';
 
 const TTL_MS = 24 * 3600_000;
 /** How long a running request holds its key; a process that died mid-request frees it after this. 5 min covers a 100-file upload at ~10 MB/s. */
@@ -60,8 +61,11 @@ export function registerIdempotency(v1: FastifyInstance, deps: AppDeps): void {
   let lastPurge = 0;
 
   // Documents the header on the two routes (and /openapi.json) without touching the route files.
+  // The hooks go on the two routes only, not on every /v1 request.
   v1.addHook('onRoute', (route) => {
     if (route.method !== 'POST' || (route.url !== UPLOAD && route.url !== PROCESS)) return;
+    addRouteHook(route, 'preHandler', takeKey);
+    addRouteHook(route, 'onSend', keepAnswer);
     const schema = (route.schema ??= {}) as Record<string, unknown>;
     const headers = (schema.headers as { type?: string; properties?: Record<string, unknown> } | undefined) ?? { type: 'object', properties: {} };
     headers.properties = {
@@ -71,9 +75,7 @@ export function registerIdempotency(v1: FastifyInstance, deps: AppDeps): void {
     schema.headers = headers;
   });
 
-  v1.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    const route = request.routeOptions.url;
-    if (request.method !== 'POST' || (route !== UPLOAD && route !== PROCESS)) return;
+  async function takeKey(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const raw = request.headers['idempotency-key'];
     if (raw === undefined) return;
     const key = Array.isArray(raw) ? raw[0] : raw;
@@ -86,7 +88,7 @@ export function registerIdempotency(v1: FastifyInstance, deps: AppDeps): void {
     const auth = request.headers.authorization ?? '';
     const scope = sha256(auth.replace(/^Bearer\s+/i, '').trim());
     const path = request.url.split('?')[0];
-    const multipart = route === UPLOAD;
+    const multipart = request.routeOptions.url === UPLOAD;
     const hash = multipart ? null : sha256(`POST ${path}\n${JSON.stringify(request.body ?? null)}`);
     const got = await store.beginIdempotent(scope, key, hash, now, LOCK_MS, TTL_MS);
     if (got.state === 'started') {
@@ -103,9 +105,9 @@ export function registerIdempotency(v1: FastifyInstance, deps: AppDeps): void {
       .code(got.status)
       .headers({ ...got.headers, 'idempotent-replayed': 'true' })
       .send(got.body);
-  });
+  }
 
-  v1.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  async function keepAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
     const held = request.idempotency;
     if (!held) return payload;
     request.idempotency = undefined;
@@ -123,5 +125,5 @@ export function registerIdempotency(v1: FastifyInstance, deps: AppDeps): void {
       request.log.error({ err }, 'idempotency record not written');
     }
     return payload;
-  });
+  }
 }

@@ -37,9 +37,8 @@ export class KeyCache {
   /** The key's auth from the cache, else from `load` (cached when found and the stream is live). */
   async get(keyHash: string, load: () => Promise<KeyAuth | null>): Promise<KeyAuth | null> {
     const epoch = this.changes.epoch();
-    const hit = this.entries.get(keyHash);
-    if (hit && hit.epoch === epoch && epoch !== -1 && this.now() - hit.at < TTL_MS) return hit.auth;
-    if (hit) this.entries.delete(keyHash);
+    const hit = this.hit(keyHash, epoch);
+    if (hit) return hit;
     const seen = this.revocations;
     const auth = await load();
     if (auth && epoch !== -1 && seen === this.revocations && this.changes.epoch() === epoch) {
@@ -47,6 +46,18 @@ export class KeyCache {
       this.entries.set(keyHash, { auth, epoch, at: this.now() });
     }
     return auth;
+  }
+
+  /** The key's auth when the cache holds it and may trust it now; never reads the database. */
+  peek(keyHash: string): KeyAuth | null {
+    return this.entries.size ? this.hit(keyHash, this.changes.epoch()) : null;
+  }
+
+  private hit(keyHash: string, epoch: number): KeyAuth | null {
+    const hit = this.entries.get(keyHash);
+    if (hit && hit.epoch === epoch && epoch !== -1 && this.now() - hit.at < TTL_MS) return hit.auth;
+    if (hit) this.entries.delete(keyHash);
+    return null;
   }
 
   close(): void {

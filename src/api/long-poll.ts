@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalidRequest } from '../domain/errors.js';
 import type { AppDeps } from './deps.js';
+import { addRouteHook } from './route-hooks.js';
 import { batchView, documentView } from '../contract/views.js';
 
 /** The longest `?wait` (API.md §3): 30 s keeps us under common proxy idle timeouts (60 s). */
@@ -53,8 +54,13 @@ export function registerLongPoll(v1: FastifyInstance, deps: AppDeps): void {
 
   // Documents `?wait` in the status routes' schema (validation and /openapi.json) without
   // touching the route files; onRoute sees the routes registered after this call.
+  // The hooks go on the status routes only: as /v1 hooks every request of every route paid for two
+  // more hook calls that return at once.
   v1.addHook('onRoute', (route) => {
-    if (!route.config?.statusResource || route.method !== 'GET') return;
+    if (!route.config?.statusResource) return;
+    addRouteHook(route, 'preHandler', waitForChange);
+    addRouteHook(route, 'preSerialization', setEtag);
+    if (route.method !== 'GET') return;
     const schema = (route.schema ??= {}) as Record<string, unknown>;
     const query = (schema.querystring as { type?: string; properties?: Record<string, unknown> } | undefined) ?? { type: 'object', properties: {} };
     query.properties = {
@@ -82,8 +88,7 @@ export function registerLongPoll(v1: FastifyInstance, deps: AppDeps): void {
   // With If-None-Match, a request waits for the resource to differ from that ETag (a client
   // holding an older version gets the new one at once). Without it, it waits for the resource
   // to finish, and a finished one answers at once (API.md §3).
-  v1.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.routeOptions.config.statusResource) return;
+  async function waitForChange(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const wait = parseWait((request.query as Record<string, unknown> | undefined)?.wait);
     if (!wait) return;
     const start = await current(request);
@@ -113,13 +118,13 @@ export function registerLongPoll(v1: FastifyInstance, deps: AppDeps): void {
     } finally {
       request.raw.off('close', onClose);
     }
-  });
+  }
 
-  v1.addHook('preSerialization', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (!request.routeOptions.config.statusResource || reply.statusCode !== 200) return payload;
+  async function setEtag(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+    if (reply.statusCode !== 200) return payload;
     const etag = etagOf(payload);
     reply.header('etag', etag);
     if (ifNoneMatchHits(request.headers['if-none-match'], etag)) reply.code(304);
     return payload;
-  });
+  }
 }
