@@ -29,6 +29,8 @@ const STREET = new RegExp(
     ')(?![\\p{L}])',
   'iu',
 );
+/** `Jln` with its `l` read as `i` (`Jin Puteri 1/6`): a street word, then its name and number. */
+const JLN_MISREAD = /^jin\.?\s+\p{L}+\s+\d/iu;
 /** A street named in one word (`Industriestr. 12`, `Havenstraat 4`). */
 const STREET_SUFFIX = /\p{L}(?:straße|strasse|str\.|weg|gasse|platz|allee|damm|straat|laan|gracht|plein|kade)(?![\p{L}])/iu;
 /** A house or lot number opening a line (`No. 53,`, `NO 2A`, `Lot 485`, `12,`, `16A,`, `12 Market St`), a postcode with its town (`47400 Petaling Jaya`, `3511 AB Utrecht`, `LS1 4AB`, `OR 97204`). */
@@ -43,7 +45,7 @@ const CONTACT = /(?:\+?\d[\d ]{1,4}[- ]\d{3,4}[- ]?\d{3,4}\s*$)|@|www\.|https?:/
 
 /** Whether `text` reads as an address line: a street word, a house or lot number, a postcode and town. */
 export function isAddressLine(text: string): boolean {
-  return STREET.test(text) || STREET_SUFFIX.test(text) || NUMBERED.test(text) || POSTCODE.test(text);
+  return STREET.test(text) || JLN_MISREAD.test(text) || STREET_SUFFIX.test(text) || NUMBERED.test(text) || POSTCODE.test(text);
 }
 
 /** Whether `text` names only a town's region, state or country (`SELANGOR D.E.`, `Malaysia`). */
@@ -52,7 +54,9 @@ export function isRegionOnly(text: string): boolean {
 }
 
 /** A line between the name and its address that is neither: a registration number, a former name, a licence, a date. */
-const BETWEEN = /^(\(?[\p{L}\d .:-]{0,12}\d[\d -]{3,}[\p{L}-]{0,3}\)?|formerly|licensee|owned by|\(?co\.? ?(reg|no)|company (reg|no)|\(.*\)$)/iu;
+const BETWEEN = /^(\(?[\p{L}\d .:-]{0,12}\d[\d -]{3,}[\p{L}-]{0,3}\)?|formerly|licensee|owned by|\(?co(mp)?\.? ?(reg|no)|company (reg|no)|\(.*\)$)/iu;
+/** A tax id line (`GST No: 0018…`, `GST REF NO : …`), or what OCR left of a registration number (`726)`, `Site pany 2395`, `Comp No: $A0127959-0`). */
+const ID_LINE = /^(?:(?:gst|sst|vat|tax)\b.*\d{4,}|[\p{L}\s.:#$]{0,16}[\dA-Z$-]*\d{3,}[\dA-Z-]*\)?)$/iu;
 
 /**
  * The vendor's address: what follows a comma after its name, and the address lines under it,
@@ -82,7 +86,7 @@ export function vendorAddress(lines: TextLine[], vendor: Vendor): Field | null {
     const address = !dated && isAddressLine(text);
     if (!out.length && !address) {
       // Before the address: a registration number, a former name and its `formerly known as`, a licence, a date and time, a branch.
-      const between = BETWEEN.test(text) || afterFormer || dated || (/^\p{L}[\p{L} .'&-]*$/u.test(text) && !NOT_NAME.test(text) && !hasTitle(text));
+      const between = BETWEEN.test(text) || ID_LINE.test(text) || afterFormer || dated || (/^\p{L}[\p{L} .'&-]*$/u.test(text) && !NOT_NAME.test(text) && !hasTitle(text));
       if (skipped < 4 && between) {
         afterFormer = /^formerly|known as$/i.test(text);
         skipped++;
@@ -91,7 +95,7 @@ export function vendorAddress(lines: TextLine[], vendor: Vendor): Field | null {
       }
       break;
     }
-    if (hasTitle(text) || NOT_NAME.test(text) || CONTACT.test(text) || (/[:：]/.test(text) && !/^no\s*:/i.test(text)) || !/[\d,]|\p{L}{3}/u.test(text)) break;
+    if (hasTitle(text) || NOT_NAME.test(text) || CONTACT.test(text) || (/\p{L}\s*[:：]/u.test(text) && !/^no\s*:/i.test(text)) || !/[\d,]|\p{L}{3}/u.test(text)) break;
     // After the address lines, only a town, state or country line closes the block.
     if (!address && !REGION.test(text) && !/^\p{L}[\p{L} .,'-]*$/u.test(text)) break;
     out.push(words);

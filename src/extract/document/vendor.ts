@@ -7,7 +7,7 @@
  * (`SON BHO`) are read as printed.
  */
 import type { Field, Word } from '../types.js';
-import { beforeLabel, field } from './labelled.js';
+import { beforeLabel, field, labelMatches } from './labelled.js';
 import { blocks, joinWords, type TextLine } from '../locale/lines.js';
 import { isTitleOnly, hasTitle } from './classify.js';
 import { isAddressLine, isRegionOnly, NOT_NAME } from './address.js';
@@ -24,11 +24,19 @@ export interface Vendor {
 /** Legal forms and shop words that mark a company name, in the documents' languages. */
 const COMPANY = /(?<![\p{L}])(sdn\.? ?bhd|bhd|berhad|s\/b|enterprise|trading|restaurants?|restoran|gmbh|ag|kg|ug|ohg|e\.k\.|ltd\.?|limited|llc|inc\.?|corp\.?|corporation|company|co\.|plc|sarl|sas|s\.a\.?|s\.l\.?|srl|s\.r\.l\.|spa|s\.p\.a\.|b\.?v\.?|n\.v\.|lda|pte|pty|llp|store|shop|mart|market|supermarket|pharmacy|hardware|stationery|bakery|bakeries|caf[eé]|hotel|services?|industries|holdings)(?![\p{L}])/iu;
 /** Legal forms proper: a name ends with its last one (`EIGHT OUNCE COFFEE CO.` of `… CO. THE GARDENS MALL`). */
-const LEGAL = /(?<![\p{L}])(sdn\.? ?bhd\.?|bhd\.?|berhad|s\/b|enterprises?|gmbh|kg|ltd\.?|limited|llc|inc\.?|corp\.?|co\.|plc|sarl|sas|s\.a\.|s\.l\.|srl|s\.r\.l\.|s\.p\.a\.|b\.v\.|n\.v\.|lda|pte\.? ltd\.?|pty\.? ltd\.?|llp)(?![\p{L}])/giu;
+const LEGAL = /(?<![\p{L}])(sdn\.? ?b\.?hd\.?|b\.?hd\.?|berhad|s\/b|enterprises?|gmbh|kg|ltd\.?|limited|llc|inc\.?|corp\.?|co\.|plc|sarl|sas|s\.a\.|s\.l\.|srl|s\.r\.l\.|s\.p\.a\.|b\.v\.|n\.v\.|lda|pte\.? ltd\.?|pty\.? ltd\.?|llp)(?![\p{L}])/giu;
 /** A name line that opens with its legal form or closes a bracket it did not open is the tail of a name begun on the line above. */
 const TAIL = /^(?:(?:sdn\.?|bhd\.?|berhad|co\.|ltd\.?|limited|gmbh|inc\.?|s\/b)(?![\p{L}])|[^(]*\))/iu;
 /** A company registration number in brackets after a name (`(65351-M)`, `(1074617K)`, `(139386 X)`). */
-const REG_NO = /\s*[({\[][\p{L}\s.:-]{0,12}\d[\d\s-]{3,}[\p{L}\s-]{0,3}[)}\]]?\s*$/u;
+const REG_NO = /\s*[({\[][\p{L}\s.:-]{0,12}\d(?:[\d\s-]|[A-Z](?=\d)){3,}[\p{L}\s~=_-]{0,3}[)}\]]?\s*$/u;
+/** A registration number on a line of its own (`Roc: 1026984-X`, `(113825-W)`, `Co. No. 31S481-T`). */
+const REG_LINE = /^[({\[]?(?:(?:co(?:mpany)?\.?\s*(?:reg(?:istration)?\.?\s*)?no|roc|reg(?:istration)?\.?\s*no|ssm)[\s.:#]*)?\d[\dA-Z\s-]{4,}[A-Z]?[)}\]]?$/iu;
+
+/** The median type size of `words`. */
+function medianSize(words: Word[]): number {
+  const s = words.map((w) => w.size).sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)]!;
+}
 
 /** Share of letters among the characters of `t` (OCR noise has few). */
 const letterShare = (t: string) => (t.match(/\p{L}/gu)?.length ?? 0) / Math.max(1, t.replace(/\s/g, '').length);
@@ -56,7 +64,8 @@ function distance(a: string, b: string): number {
 
 /**
  * A name's legal form as printed where OCR misread a letter of it (`SON BHD`, `SDN BHO`,
- * `ENIERPRISE`): the pair `SDN BHD` one letter off in each word, `ENTERPRISE` two letters off.
+ * `ENIERPRISE`, `5/B`, `B.HD`): the pair `SDN BHD` one letter off in each word, `ENTERPRISE` two letters off,
+ * `S/B` with a digit for either letter.
  */
 export function repairLegalForm(text: string): string {
   const t = text.replace(/(?<![\p{L}])(\p{L}{3})\.?\s+(\p{L}\p{L}\p{L}|\d\p{L}\p{L})(\.?)(?![\p{L}])/gu, (m, a: string, b: string, dot: string) => {
@@ -65,7 +74,10 @@ export function repairLegalForm(text: string): string {
     const upper = a === a.toUpperCase();
     return (upper ? 'SDN BHD' : 'Sdn Bhd') + dot;
   });
-  return t.replace(/(?<![\p{L}])(\p{L}{9,11})(?![\p{L}])/gu, (w: string) => {
+  // `5/B`, `S/8`: the `S/B` (Sendirian Berhad) of a name, a digit read for a letter.
+  const dotted = t.replace(/(?<![\p{L}])B\.H\.?D(?![\p{L}])/gu, 'BHD');
+  const sb = dotted.replace(/(?<![\p{L}\d/])([5S])\/([B8])(?![\p{L}\d])/gu, (m: string, a: string, b: string) => (a === 'S' && b === 'B' ? m : 'S/B'));
+  return sb.replace(/(?<![\p{L}])(\p{L}{9,11})(?![\p{L}])/gu, (w: string) => {
     const lower = w.toLowerCase();
     if (lower === 'enterprise' || distance(lower, 'enterprise') > 2) return w;
     return w === w.toUpperCase() ? 'ENTERPRISE' : 'Enterprise';
@@ -116,6 +128,7 @@ export function vendorName(lines: TextLine[], top: number): Vendor | null {
   const sizes = head.flatMap((l) => l.words.map((w) => w.size)).sort((a, b) => a - b);
   const median = sizes[Math.floor(sizes.length / 2)] ?? 10;
   const titleAt = head.findIndex((l) => hasTitle(joinWords(l.words)));
+  const detailsAt = titleAt < 0 ? -1 : head.findIndex((l, j) => j > titleAt && labelMatches(l).some((m) => m.field === 'invoice_number' || m.field === 'issue_date'));
   let best: { words: Word[]; line: TextLine; score: number; company: boolean; i: number } | null = null;
   head.forEach((l, i) => {
     for (const block of blocks(l)) {
@@ -124,11 +137,18 @@ export function vendorName(lines: TextLine[], top: number): Vendor | null {
       if (!words.length || !nameLike(text)) continue;
       const ink = inkConfidence(words);
       if (ink < 0.4) continue;
-      const size = Math.max(...words.map((w) => w.size));
+      // The median word's type: OCR may give a word the height of a taller line it merged into.
+      const size = medianSize(words);
       const company = COMPANY.test(text);
-      // Under the title (`TAX INVOICE`) come the customer and the document's details, not the letterhead.
-      const underTitle = titleAt >= 0 && i > titleAt ? 0.6 : 0;
-      const score = (Math.min(size / median, 2.5) + (company ? 1 : 0)) * (0.5 + 0.5 * ink) - i * 0.03 - underTitle;
+      // A legal form with its registration number (on its line or the next) names the legal
+      // entity that issued the document, which a larger brand or logo over it does not.
+      const raw = repairLegalForm(joinWords(words));
+      const next = head[i + 1] ? joinWords(head[i + 1]!.words) : '';
+      const registered = new RegExp(LEGAL.source, 'iu').test(text) && (REG_NO.test(raw) || REG_LINE.test(next));
+      // Under the title (`TAX INVOICE`) come the customer and the document's details, not the
+      // letterhead; under the details (a number, a date) the block is the customer's.
+      const underTitle = titleAt >= 0 && i > titleAt ? (detailsAt >= 0 && i > detailsAt ? 1.2 : 0.6) : 0;
+      const score = (Math.min(size / median, 2.5) + (company ? 1 : 0) + (registered ? 0.6 : 0)) * (0.5 + 0.5 * ink) - i * 0.03 - underTitle;
       if (!best || score > best.score + 0.05) best = { words, line: l, score, company, i };
     }
   });
@@ -136,9 +156,14 @@ export function vendorName(lines: TextLine[], top: number): Vendor | null {
   const b = best as { words: Word[]; line: TextLine; score: number; company: boolean; i: number };
   let words = b.words;
   let line = b.line;
+  // `GARDENIA` `SDN BHD (…)` read as two blocks of one line: the block on the left begins the name.
+  const own = blocks(b.line);
+  const at = own.findIndex((bl) => bl.includes(words[0]!));
+  const left = at > 0 ? own[at - 1]! : null;
+  if (left && TAIL.test(repairLegalForm(joinWords(words))) && nameLike(joinWords(left)) && !COMPANY.test(joinWords(left))) words = [...left, ...words];
   // `POPULAR BOOK` over `CO. (M) SDN BHD`: the line above begins the name.
   const prev = head[b.i - 1];
-  if (prev && TAIL.test(joinWords(words)) && words[0]!.y0 - prev.bbox[3] < 1.2 * (words[0]!.y1 - words[0]!.y0)) {
+  if (prev && words[0] === b.words[0] && TAIL.test(joinWords(words)) && words[0]!.y0 - prev.bbox[3] < 1.2 * (words[0]!.y1 - words[0]!.y0)) {
     const upper = blocks(prev).find((bl) => bl[bl.length - 1]!.x1 > words[0]!.x0 && bl[0]!.x0 < words[words.length - 1]!.x1);
     if (upper && nameLike(joinWords(upper)) && !COMPANY.test(joinWords(upper).replace(/\($/, ''))) {
       words = [...upper, ...words];

@@ -139,3 +139,66 @@ describe("a receipt's copy heading", () => {
     expect(r.document_type).toBe('receipt');
   });
 });
+
+/** A till receipt's head from lines of words, each `[text, size, confidence]` (default 10 pt, 0.9), left-aligned at x = 100; a word's own size where OCR gave it another. */
+function headOf(lines: { text: string; size?: number; ink?: number; sizes?: number[]; gapAfter?: number }[]): PageLayout {
+  const words: Word[] = [];
+  let y = 40;
+  for (const l of lines) {
+    const size = l.size ?? 10;
+    let x = 100;
+    l.text.split(' ').forEach((t, i) => {
+      const s = l.sizes?.[i] ?? size;
+      words.push({ text: t, x0: x, y0: y, x1: x + t.length * size * 0.5, y1: y + size, size: s, confidence: l.ink ?? 0.9 });
+      x += t.length * size * 0.5 + (i === l.gapAfter ? 120 : 3);
+    });
+    y += size * 1.4;
+  }
+  return { page: 1, width: 600, height: Math.max(842, y + 40), words, rulings: [] };
+}
+const lined = (texts: string[]) => texts.map((text) => ({ text }));
+
+describe('the vendor among a brand, a legal entity and a customer', () => {
+  it('takes the registered legal entity under a larger brand name', () => {
+    const page = headOf([{ text: 'FamilyMart', size: 30 }, ...lined(['Haxincone Resources Sdn Bhd (383322-D)', '16A, Jalan Astaka U8/83, Bukit Jelutong', '40150 Shah Alam, Selangor D.E.', 'GST ID: 000468594688', ...TILL])]);
+    expect(head(page)).toEqual(['Haxincone Resources Sdn Bhd', '16A, Jalan Astaka U8/83, Bukit Jelutong, 40150 Shah Alam, Selangor D.E.']);
+  });
+  it("takes no customer block printed under the document's number and date, however large and clear", () => {
+    const page = headOf([
+      { text: 'GARDENIA BAKERIES (KL) SDN BHD (139386 X)', ink: 0.45 },
+      ...lined(['Lot 3, Jalan Pelabur 23/1,', '40300 Shah Alam, Selangor.', 'TAX INVOICE / ADJUSTMENT NOTE', 'Cash Inv No.: 7047F722', 'Date: 17/08/2017']),
+      { text: 'MAKASSAR FRESH MARKET SDN BHD', size: 15 },
+      ...lined(['GROUND FLOOR, NO. 4 & 6,', 'Total 5.00']),
+    ]);
+    expect(understand(page).fields.vendor_name?.value).toBe('GARDENIA BAKERIES (KL) SDN BHD');
+  });
+  it("reads a block's type by its median word, not by a word OCR gave a taller line's height", () => {
+    const page = headOf([{ text: 'PETRODELI ENTERPRISE', size: 12, ink: 0.5 }, { text: 'Site pany 2395', sizes: [10, 30, 10] }, ...lined(['LOT 485 TMN LEMBAH KERAMAT', '54200 KUALA LUMPUR', ...TILL])]);
+    expect(head(page)).toEqual(['PETRODELI ENTERPRISE', 'LOT 485 TMN LEMBAH KERAMAT, 54200 KUALA LUMPUR']);
+  });
+  it('joins the name OCR split into two blocks of one line at its legal form', () => {
+    const page = headOf([{ text: 'GARDENIA SDN BHD (139386 X)', gapAfter: 0 }, ...lined(['Lot 3, Jalan Pelabur 23/1,', '40300 Shah Alam, Selangor.', ...TILL])]);
+    expect(head(page)[0]).toBe('GARDENIA SDN BHD');
+  });
+  it('reads the legal forms S/B and BHD with a digit or a dot misread, and a registration number with a stray mark', () => {
+    expect(repairLegalForm('99 SPEED MART 5/B')).toBe('99 SPEED MART S/B');
+    expect(repairLegalForm('KING S CONFECTIONERY S/8')).toBe('KING S CONFECTIONERY S/B');
+    expect(head(headOf(lined(['99 SPEED MART 5/B (519S37-X)', 'LOT P.T. 2811, JALAN ANGSA,', '41150 KLANG, SELANGOR', ...TILL])))[0]).toBe('99 SPEED MART S/B');
+    expect(head(headOf(lined(['AEON CO. (M) B.HD. (126926~H)', '3 FLOOR, AEON TAMAN MALURI SC', 'CHERAS, 55100 KUALA LUMPUR', ...TILL])))[0]).toBe('AEON CO. (M) BHD.');
+  });
+});
+
+describe('the address under the name, past what is printed between', () => {
+  it('passes over a tax id line and a branch name', () => {
+    const page = headOf(lined(["DOMINO'S PIZZA", 'GST REF NO : 001694261248', "DOMINO'S PIZZA PERMAS JAYA", 'No.12, Jalan Permas Jaya 10,', 'Bandar Baru Permas Jaya, 81750 Masai', 'Johor', ...TILL]));
+    expect(head(page)[1]).toBe('No.12, Jalan Permas Jaya 10, Bandar Baru Permas Jaya, 81750 Masai, Johor');
+  });
+  it('passes over what OCR left of a registration number, and keeps a line with a slash read as a colon', () => {
+    expect(head(headOf(lined(['YONGFATT ENTERPRISE', '726)', 'NO 122124 JALAN DEDAP 13', '81100 JOHOR BAHRU', 'TEL 07-3523888', ...TILL])))[1]).toBe('NO 122124 JALAN DEDAP 13, 81100 JOHOR BAHRU');
+    expect(head(headOf(lined(['GARDENIA BAKERIES (KL) SDN BHD (139386 X)', 'Lot 3, Jalan Pelabur 23:1,', '40300 Shah Alam, Selangor.', 'Tel: 03-55423228', ...TILL])))[1]).toBe('Lot 3, Jalan Pelabur 23:1, 40300 Shah Alam, Selangor.');
+  });
+  it('reads Jln with its l read as i as a street, neither a name nor the end of the address', () => {
+    const page = headOf(lined(["BERRY'S CAKE HOUSE", '(Co No. 315481-T)', 'No.1,', 'Jin Puteri 1/6,', 'Bandar Puteri,', '47100 Puchong,', 'Selangor', 'Outlet: 03-80626265', ...TILL]));
+    expect(head(page)).toEqual(["BERRY'S CAKE HOUSE", 'No.1, Jin Puteri 1/6, Bandar Puteri, 47100 Puchong, Selangor']);
+  });
+});
