@@ -6,7 +6,7 @@ import { FIELD_NAMES, type Field, type Fields, type Word } from '../types.js';
 import type { Convention } from '../locale/numbers.js';
 import { candidate, choose, externalCandidates, type ExternalCandidates, type FieldCandidate } from './choose.js';
 import type { Pair } from './kv.js';
-import { findDate, type DateOrder } from '../locale/dates.js';
+import { findDate, repairDate, type DateOrder } from '../locale/dates.js';
 import { findIbans } from './iban.js';
 import { candidates, field, firstLabelled, labelledConfidence, readIdentifier, type Candidate } from './labelled.js';
 import { joinWords, type TextLine } from '../locale/lines.js';
@@ -40,13 +40,21 @@ const plausible = (iso: string) => {
   return y >= 1990 && y <= new Date().getUTCFullYear() + 1;
 };
 
+/** The date in `text`, plausible as read (sure 1) or once a misread digit is read again (sure 0.7). */
+function datedOrRepaired(text: string, order: DateOrder): { iso: string; raw: string; sure: number } | null {
+  const d = findDate(text, order);
+  if (d && plausible(d.iso)) return { ...d, sure: 1 };
+  const r = repairDate(text, order, plausible);
+  return r ? { ...r, sure: 0.7 } : null;
+}
+
 function readDate(order: DateOrder) {
   return (c: Candidate): Field | null => {
     const words = c.words.slice(0, 5);
-    const d = findDate(joinWords(words), order);
-    if (!d || !plausible(d.iso)) return null;
+    const d = datedOrRepaired(joinWords(words), order);
+    if (!d) return null;
     const used = words.filter((w) => d.raw.includes(w.text.replace(/[,.]$/, '')) || w.text.includes(d.raw));
-    return field(d.iso, used.length ? used : words, c.line.page, labelledConfidence(c), d.raw);
+    return field(d.iso, used.length ? used : words, c.line.page, labelledConfidence(c) * d.sure, d.raw);
   };
 }
 
@@ -55,10 +63,10 @@ function unlabelledDates(lines: TextLine[], ctx: ReadContext): FieldCandidate[] 
   const out: FieldCandidate[] = [];
   for (const l of lines) {
     if (l.page !== lines[0]!.page || out.length >= 3) break;
-    const d = findDate(joinWords(l.words), ctx.order);
-    if (!d || !plausible(d.iso)) continue;
+    const d = datedOrRepaired(joinWords(l.words), ctx.order);
+    if (!d) continue;
     const used = l.words.filter((w) => d.raw.includes(w.text));
-    const f = field(d.iso, used.length ? used : l.words, l.page, 1, d.raw);
+    const f = field(d.iso, used.length ? used : l.words, l.page, d.sure, d.raw);
     // Under the first table a date is less sure: it may be an item's or a booking's.
     out.push({ field: f, score: (l.bbox[1] < ctx.tableTop ? 0.6 : 0.5) * f.confidence - out.length * 0.02, via: 'position' });
   }

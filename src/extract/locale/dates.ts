@@ -85,8 +85,40 @@ export function findDate(text: string, order: DateOrder): { iso: string; raw: st
     const m = monthOf(mf[1]!);
     candidates.push({ at: mf.index, iso: m ? isoDate(+mf[3]!, m, +mf[2]!) : null, raw: mf[0] });
   }
+  // A till's `18 03-18 15:12`: day, month and year with the first dash lost, then the time.
+  const lost = LOST_DASH.exec(t);
+  if (lost && !candidates.some((c) => c.iso)) {
+    const [a, b, y] = [+lost[1]!, +lost[2]!, fullYear(+lost[3]!, 2)];
+    candidates.push({ at: lost.index, iso: a > 12 || order !== 'mdy' ? isoDate(y, b, a) : isoDate(y, a, b), raw: lost[0].replace(/\s+\S+$/, '') });
+  }
   const ok = candidates.filter((c) => c.iso).sort((x, y) => x.at - y.at);
   return ok.length ? { iso: ok[0]!.iso!, raw: ok[0]!.raw } : null;
+}
+
+const LOST_DASH = /(?<![\d.,:/-])(\d{1,2})\.?\s+(\d{1,2})-(\d{2})\s+(?:[01]?\d|2[0-3]):[0-5]\d(?!\d)/;
+
+/** Digits OCR reads for one another in a receipt's print (`30/63/2018` for 30/03, `2078` for 2018). */
+const CONFUSED: Record<string, string> = { '0': '869', '1': '74', '2': '7', '3': '8', '4': '1', '5': '63', '6': '058', '7': '1', '8': '0639', '9': '08' };
+
+/**
+ * A numeric date in `text` that is no date as read (`30/63/2018`, `36/03/2017`) or that `ok`
+ * refuses (`17/04/2078`), read again with one digit taken for another it is often misread as:
+ * the date when exactly one such reading is a date `ok` accepts, else null.
+ */
+export function repairDate(text: string, order: DateOrder, ok: (iso: string) => boolean): { iso: string; raw: string } | null {
+  const t = text.normalize('NFKC');
+  const m = NUMERIC.exec(t);
+  // A code glued to letters (`RC11-23-42`) is no date to repair.
+  if (!m || /\p{L}/u.test(t[m.index - 1] ?? '')) return null;
+  const raw = m[0];
+  const found = new Set<string>();
+  for (let i = 0; i < raw.length; i++) {
+    for (const alt of CONFUSED[raw[i]!] ?? '') {
+      const d = findDate(raw.slice(0, i) + alt + raw.slice(i + 1), order);
+      if (d && ok(d.iso)) found.add(d.iso);
+    }
+  }
+  return found.size === 1 ? { iso: [...found][0]!, raw } : null;
 }
 
 /**

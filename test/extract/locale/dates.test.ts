@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findDate, findPeriod } from '../../../src/extract/locale/dates.js';
+import { findDate, findPeriod, repairDate } from '../../../src/extract/locale/dates.js';
 
 const iso = (t: string, order: 'dmy' | 'mdy' | 'ymd' = 'dmy') => findDate(t, order)?.iso ?? null;
 
@@ -60,5 +60,22 @@ describe('receipt dates as tills and OCR print them', () => {
     const lines = documentLines([{ page: 1, width: 600, height: 800, words, rulings: [] }]);
     expect(dateOrder(lines, 'en', 'USD')).toBe('dmy');
     expect(dateOrder(lines.slice(0, 1), 'en', 'USD')).toBe('mdy');
+  });
+});
+
+describe('dates a till receipt prints, as OCR reads them', () => {
+  const upTo2027 = (iso: string) => iso >= '1990' && iso < '2028';
+  const repaired = (t: string) => repairDate(t, 'dmy', upTo2027)?.iso ?? null;
+  it('reads a date whose first dash was lost, when a time follows it', () => {
+    expect(iso('18 03-18 15:12 SH01 ZJ86')).toBe('2018-03-18');
+    expect(iso('28. 04-18 16:59')).toBe('2018-04-28');
+    expect(iso('Qty 2 10-12')).toBeNull();
+  });
+  it('reads again a digit misread for one it is often taken for, when exactly one reading is a date', () => {
+    expect(repaired('WOE 30/63/2018 LLehd PM')).toBe('2018-03-30');
+    expect(repaired('DATE: 36/03/2017')).toBe('2017-03-30');
+    expect(repaired('Date: 17/04/2078')).toBe('2018-04-17');
+    expect(repaired('TATE: 10/00/2017')).toBeNull();
+    expect(repaired('RC11-23-42 - 12/144')).toBeNull();
   });
 });
