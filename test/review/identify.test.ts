@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { identify, learn, readWithMemory } from '../../src/extract/memory/index.js';
+import { looseDate } from '../../src/extract/memory/read.js';
 import type { StoredPage } from '../../src/extract/types.js';
 
 /** A receipt page of 300 × 800 from its lines, words 8 units a letter apart. */
@@ -50,5 +51,52 @@ describe('vendor memory on a second OCR reading', () => {
     const elsewhere = readWithMemory(withId, [page(['SANYU STATIONERY SHOP', 'GST ID: 000999888777', 'Total: 9.30'])]);
     expect(elsewhere.read.vendor_tax_id).toBeUndefined();
     expect(elsewhere.unlabelled.vendor_tax_id?.value).toBe('001531760640');
+  });
+});
+
+describe('vendor memory: registration numbers, the grand total, misread dates, a branch elsewhere', () => {
+  const diy = (name: string, reg: string, gst: string, rest: string[]) => page([name, `(CO.REG :${reg})`, 'LOT 1851-A & 1851-B, JALAN KPB 6,', '43300 SERI KEMBANGAN, SELANGOR', `(GST ID No :${gst})`, '-TAX INVOICE-', ...rest]);
+  const m = learn(null, 'ven_m', [diy('MR. D.I.Y. (M) SDN BHD', '860671-D', '000306020352', ['Total Incl. GST@6% RM 37.10', 'CASH RM 50.00', '14-03-18 15:12 SH01 ZJ86'])], {}, taught({ vendor_name: 'MR. D.I.Y. (M) SDN BHD', issue_date: '2018-03-14', total: 37.1 }));
+  const kuchai = learn(null, 'ven_k', [diy('MR. D.I.Y. (KUCHAI) SDN BHD', '750441-H', '000473792512', ['Total Incl. GST@6% RM 119.70', 'CASH RM 120.00', '15-03-18 11:02 SH01 ZJ86'])], {}, taught({ vendor_name: 'MR. D.I.Y. (KUCHAI) SDN BHD', issue_date: '2018-03-15', total: 119.7 }));
+
+  it('learns the registration numbers of the head, not its phone or the receipt number', () => {
+    const p = page(['SHOP SDN BHD (139386 X)', 'Tel: 03-55423228', 'GST ID: 0005 8139 9040', 'Cash Inv No.: 7903711', 'Total: 5.00']);
+    expect(learn(null, 'v', [p], {}, taught({ vendor_name: 'SHOP SDN BHD' })).regs).toEqual(['139386', '000581399040']);
+  });
+
+  it('tells two shops of a chain apart by a registration number read with a digit wrong', () => {
+    const later = diy('MR. O.1.¥. (4) SON BHD', '8600/1-D', '000308020352', ['Total Incl. GST@6% RM 2.10', 'CASH RM 2.10', '26-04-18 16:59 SH01 ZJ86']);
+    expect(identify([kuchai, m], [later])?.id).toBe('ven_m');
+    expect(identify([m, kuchai], [diy('MR. D.I.Y. (KUCHA1) SDN BHD', '750441-W', '000473792512', ['Total: 2.00'])])?.id).toBe('ven_k');
+  });
+
+  it('reads a date whose separator or digits OCR misread where the date stood, and a misread year near the learned one', () => {
+    const later = diy('MR. D.I.Y. (M) SDN BHD', '860671-D', '000306020352', ['Total Incl. GST@6% RM 10.60', 'CASH RM 20.00', '1B 03-18 15:12 SH01 ZJ86']);
+    expect([looseDate('24 03-18', 'dmy'), looseDate('4 26.00', 'dmy'), looseDate('1B 03-18', 'dmy', 2030)]).toEqual(['2018-03-24', null, null]);
+    const r = readWithMemory(m, [later]);
+    expect((r.read.issue_date ?? r.unlabelled.issue_date)?.value).toBe('2018-03-18');
+    const yew = learn(null, 'ven_y', [page(['KEDAI PAPAN YEW CHUAN', 'Bill No. CS00011900 Date: 02/01/2018', 'Total: 10.00'])], {}, taught({ issue_date: '2018-01-02', total: 10 }));
+    expect(readWithMemory(yew, [page(['KEDAI PAPAN YEW CHUAN', 'Bill No. CS00011904 Date: 17/04/2078', 'Total: 190.80'])]).read.issue_date?.value).toBe('2018-04-17');
+    expect(readWithMemory(yew, [page(['KEDAI PAPAN YEW CHUAN', 'Bill No. CS00011904 Date: 17/04/2022', 'Total: 190.80'])]).read.issue_date?.value).toBe('2022-04-17');
+  });
+
+  it('learns the last of the totals a receipt prints, and reads the total after a rounding line', () => {
+    const aeon = learn(null, 'ven_a', [page(['AEON CO. (M) BHD', 'Sub total 31.00', 'Total Sales Incl GST 31.00', 'Total After Adj Incl GST 31.00', 'CASH 31.00'])], {}, taught({ total: 31 }));
+    expect(aeon.fields.total!.anchors[0]!.left).toBe('after adj incl gst');
+    const speed = learn(null, 'ven_s', [page(['99 SPEED MART S/B', 'Total Sales (Inclusive GST) RM 9.90', 'CASH RM 10.00', 'CHANGE RM 0.10'])], {}, taught({ total: 9.9 }));
+    const rounded = page(['99 SPEED MART S/B', 'Total Sales (Inclusive GST) RM 181.98', 'Rounding Adjustment RM 0.02', 'Rounding RM 182.00', 'CREDIT RM 182.00']);
+    expect(readWithMemory(speed, [rounded]).read.total?.value).toBe(182);
+    const spaced = page(['99 SPEED MART S/B', 'Total Sales (Inclusive GST) RM 177.22', 'Rounding Adjustment RM (02', 'Rounding RM 177, 2b)', 'CREDIT RM 177, 20']);
+    expect(readWithMemory(speed, [spaced]).read.total?.value).toBe(177.2);
+    const none = page(['99 SPEED MART S/B', 'Total Sales (Inclusive GST) RM 165.00', 'Rounding Adj 0.00', 'VISA 165.00']);
+    expect(readWithMemory(speed, [none]).read.total?.value).toBe(165);
+  });
+
+  it("keeps the learned address only where half of it is printed: another branch's is the engine's", () => {
+    const dom = learn(null, 'ven_d', [page(["DOMINO'S PIZZA", 'NO.12, JALAN PERMAS JAYA 10,', 'BANDAR BARU PERMAS JAYA, 81750 MASAI JOHOR', 'Total: 45.70'])], {}, taught({ vendor_name: "DOMINO'S PIZZA", vendor_address: 'NO.12, JALAN PERMAS JAYA 10, BANDAR BARU PERMAS JAYA, 81750 MASAI JOHOR' }));
+    const branch = readWithMemory(dom, [page(["DOMINO'S PIZZA TAMAN UNIVERSITI", '30, JLN KEBUDAYAAN 7, TMN UNIVERSITI', '81300 SKUDAI, JOHOR', 'Total: 30.90'])]);
+    expect(branch.read.vendor_address).toBeUndefined();
+    expect(branch.unlabelled.vendor_address).toBeUndefined();
+    expect(readWithMemory(dom, [page(["DOMINO'S PIZZA", 'NO.12, JALAN PERMAS JAYA 1O,', 'BANDAR BARU PERMAS JAYA, 8175O MASAI JOHOR', 'Total: 12.00'])]).read.vendor_address?.value).toContain('PERMAS');
   });
 });

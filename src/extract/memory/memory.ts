@@ -5,7 +5,7 @@
  */
 import type { DateOrder } from '../locale/dates.js';
 import type { BBox, Field, StoredPage } from '../types.js';
-import { occurrences, type Anchor } from './spans.js';
+import { occurrences, type Anchor, type Occurrence } from './spans.js';
 import { kindOf, norm, pageLines, type Kind } from './words.js';
 
 export interface FieldRule {
@@ -14,6 +14,8 @@ export interface FieldRule {
   order?: DateOrder;
   /** For the vendor's own name, address, tax id and IBAN: the value itself, the same on every document. */
   constant?: string | number;
+  /** For a date, the year of the one corrected: a year OCR misread on a later document is read near it. */
+  year?: number;
   /** Where it was printed: at most `MAX_ANCHORS`, newest first. */
   anchors: Anchor[];
   /** The constant's place when it was learned (page 1 or last), for its box when it cannot be found again. */
@@ -25,6 +27,8 @@ export interface VendorMemory {
   name: string;
   /** Identifiers printed on the vendor's documents (tax id, IBAN), letters and digits only. */
   ids: string[];
+  /** Registration numbers printed in the head (company number, GST or VAT id), their digits only. */
+  regs?: string[];
   /** Words of the head of the first page: the layout's fingerprint. */
   tokens: string[];
   /** By field key (`total`, `custom.po_number`). */
@@ -33,6 +37,9 @@ export interface VendorMemory {
 
 const MAX_ANCHORS = 3;
 const MAX_TOKENS = 60;
+const MAX_REGS = 4;
+/** The head of a page: the share of its height where the vendor prints its name, address and numbers. */
+const HEAD_SHARE = 0.4;
 const MAX_BYTES = 8 * 1024;
 /** Fields that name the vendor: the same value on every document of it. */
 const IDENTITY = new Set(['vendor_name', 'vendor_address', 'vendor_tax_id', 'iban']);
@@ -47,6 +54,42 @@ export function headTokens(pages: StoredPage[]): string[] {
     for (const w of line.words) for (const t of norm(w.text).split(' ')) if (t.length >= 3 && /^\p{L}+$/u.test(t) && out.size < MAX_TOKENS) out.add(t);
   }
   return [...out];
+}
+
+/** A line of the head that gives a phone or fax number, or the document's own number, not a registration. */
+const NOT_REG = /\b(?:tel|fax|phone|mobile|hp|h\/p|whatsapps?|call|inv|invoice|receipt|bill|cashier|table|order)\b/i;
+/** Words that label a registration (`Co. Reg.`, `GST ID`, `ROC`, `VAT No`), also as OCR reads them (`GSE`, `1D`). */
+const REG_LABEL = /\b(?:reg|regn|registration|company|co|roc|brn|gs[a-z]|vat|sst|tax|t?id|1d)\b/i;
+/** A run of digits, maybe split by dots, dashes or single spaces as OCR and printers do (`00058 1399040`, `860671-D`). */
+const CODE = /\d[\d .-]{4,}\d/g;
+
+/**
+ * The registration numbers printed in the first page's head — a company number, a GST or VAT id —
+ * as digits only (6 or more; a check letter is left out, OCR reads it variously): after a
+ * registration label, in brackets, or alone on a line. Phone numbers, the document's own number,
+ * dates and times are not.
+ */
+export function headCodes(pages: StoredPage[]): string[] {
+  const p = pages[0];
+  if (!p) return [];
+  const out: string[] = [];
+  for (const line of pageLines(p)) {
+    if (line.words[0]!.y0 > p.height * HEAD_SHARE) break;
+    const text = line.words.map((w) => w.text).join(' ');
+    if (NOT_REG.test(text)) continue;
+    const labelled = REG_LABEL.test(text) || line.words.length <= 2;
+    for (const m of text.matchAll(CODE)) {
+      // Labelled, alone on its line, or in brackets after the name (`(139386 X)`).
+      if (!labelled && !/\(\s*$/.test(text.slice(0, m.index))) continue;
+      if (/\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d:\d/.test(m[0])) continue;
+      // Single spaces only: two numbers of a line (`Lot 3 40300`) stay apart.
+      for (const part of m[0].split(/\s{2,}/)) {
+        const digits = part.replace(/\D/g, '');
+        if (digits.length >= 6 && digits.length <= 15 && !out.includes(digits)) out.push(digits);
+      }
+    }
+  }
+  return out.slice(0, MAX_REGS);
 }
 
 export const idKey = (s: string): string => s.normalize('NFKC').toUpperCase().replace(/[^\p{L}\p{N}]/gu, '');
@@ -72,10 +115,11 @@ export function learn(prev: VendorMemory | null, id: string, pages: StoredPage[]
     if (v !== undefined && idKey(String(v)).length >= 6) ids.add(idKey(String(v)));
   }
   mem.ids = [...ids].slice(-4);
+  mem.regs = [...new Set([...headCodes(pages), ...(mem.regs ?? [])])].slice(0, MAX_REGS);
   for (const [key, value] of taught.values) {
     const kind = kindOf(key, taught.customTypes.get(key.slice(7)));
     const found = occurrences(pages, kind, value);
-    const best = found[0];
+    const best = key === 'total' ? grandTotal(found) : found[0];
     const old = mem.fields[key];
     if (IDENTITY.has(key)) {
       mem.fields[key] = { kind, constant: value, anchors: [], bbox: best?.span.bbox ?? old?.bbox };
@@ -83,9 +127,28 @@ export function learn(prev: VendorMemory | null, id: string, pages: StoredPage[]
     }
     if (!best) continue;
     const anchors = [best.anchor, ...(old?.kind === kind ? old.anchors : [])].filter((a, i, all) => all.findIndex((b) => JSON.stringify(b) === JSON.stringify(a)) === i);
-    mem.fields[key] = { kind, order: best.order ?? old?.order, anchors: anchors.slice(0, MAX_ANCHORS) };
+    const year = kind === 'date' ? Number(String(value).slice(0, 4)) || undefined : undefined;
+    mem.fields[key] = { kind, order: best.order ?? old?.order, year: year ?? old?.year, anchors: anchors.slice(0, MAX_ANCHORS) };
   }
   return bounded(mem);
+}
+
+/** A label that names a total, also as OCR misreads it (`Tolal`, `T0TAL`). */
+const TOTAL_WORD = /\b(?:t[o0][tl][a4][l1i]|grand|payable|jumlah|due|gesamt|summe|ttc|totaal|totale)\b/;
+/** A line that says how the total was paid or what came back, not the total. */
+const TENDER = /\b(?:cash|change|credit|card|visa|master|edc|paid|tendered|debit|amex|voucher|bal|balance)\b/;
+
+/**
+ * Where a corrected total was printed, when it was printed several times (`Sub total`, `Total
+ * Sales Incl GST`, `Total After Adj` all 31.00): the last line labelled as a total that is not a
+ * payment — the grand total stands below the others, so a later receipt whose rounding makes
+ * them differ is read at the right one. Printed only on payment lines besides, not at those.
+ */
+function grandTotal(found: Occurrence[]): Occurrence | undefined {
+  const label = (o: Occurrence) => norm(o.span.line.words.slice(0, o.span.start).map((w) => w.text).join(' '));
+  const totals = found.filter((o) => TOTAL_WORD.test(label(o)) && !TENDER.test(label(o)));
+  if (!totals.length) return found.find((o) => !TENDER.test(label(o))) ?? found[0];
+  return totals.reduce((a, b) => (b.span.page > a.span.page || (b.span.page === a.span.page && b.span.line.index > a.span.line.index) || (b.span.line === a.span.line && b.span.words.length < a.span.words.length) ? b : a));
 }
 
 /** Drops the oldest anchors, then the fingerprint's tail, until the memory fits `MAX_BYTES`. */

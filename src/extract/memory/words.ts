@@ -76,6 +76,8 @@ export function kindOf(key: string, customType?: string): Kind {
 
 /** A number read from a span's text, trying both decimal conventions' usual reading. */
 export function readNumber(text: string): number | null {
+  // One bracket alone is OCR's or the line's, not a negative amount's (`( 47.70` + `)`).
+  if ((text.match(/[()]/g) ?? []).length === 1) text = text.replace(/[()]/, '').trim();
   const n = parseNumber(text.replace(/^[A-Za-z]{1,3}(?=\d)/, '')) ?? parseNumber(text);
   return n && !n.percent ? n.value : null;
 }
