@@ -146,7 +146,7 @@ export function readFields(lines: TextLine[], ctx: ReadContext): Fields {
     pick('vendor_name');
     pick('vendor_address');
   }
-  pick('vendor_tax_id', candidate(vendorTaxId(lines), 'label'));
+  pick('vendor_tax_id', candidate(vendorTaxId(lines, f.vendor_name), 'label'));
   pick('iban', candidate(iban(lines), 'position'));
   pick('payment_terms', candidate(paymentTerms(lines), 'label'));
   pick('account_number', candidate(accountNumber(lines), 'label'));

@@ -103,8 +103,11 @@ export function firstLabelled(lines: TextLine[], name: LabelField, read: (c: Can
 
 /** An identifier (`INV-2026-0142`, `2026/0457`, `55102`): the first value word with a digit that is not a date or an amount. */
 export function readIdentifier(c: Candidate): Field | null {
+  const lineText = joinWords(c.line.words);
   for (const w of c.words.slice(0, 3)) {
     const t = w.text.replace(/[,;:)]+$/, '').replace(/^[(#:]+/, '');
+    // A key of its own (`Références sur la facture   GLN : 123…`): the number is that key's.
+    if (/^\p{L}{2,}$/u.test(t) && new RegExp(`(?:^|\\s)${t}\\s*[:：]`, 'u').test(lineText)) return null;
     if (!/\d/.test(t) || t.length > 32 || !/^[\p{L}\p{N}][\p{L}\p{N}/._-]*$/u.test(t)) continue;
     if (/^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$|^\d{4}-\d{2}-\d{2}$/.test(t)) continue;
     if (/^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(t)) continue;

@@ -41,13 +41,19 @@ function nameUpToComma(c: Candidate): Field | null {
 /** A VAT id opens with its country's two letters (`DE 123 456 789`, `FR11123456782`); a company registration number (SIRET, KvK, HRB) does not. */
 const VAT_FORM = /^(?:[A-Z]{2}|EL)[ .-]?[0-9A-Z]{2}[0-9A-Z .-]{5,}$/;
 
+/** A line of the legal mentions an issuer prints of itself (capital, registry, SIRET, managing director). */
+const LEGAL_MENTIONS = /(capital|\br\.?\s?c\.?\s?s\b|siret|siren|registered (office|in)|handelsregister|\bhrb\b|amtsgericht|geschäftsführ|\bkvk\b|registro mercantil|\bcif\b|company (reg|no)|\bape\b)/i;
+
 /**
  * The vendor's tax id (`IE1234567T`, `DE 123 456 789`, `B-12345678`): up to four code-like words
- * with six digits or more after a tax-id label; one in the VAT form before a bare number, the
+ * with six digits or more after a tax-id label; one in the VAT form before a bare number, one
+ * among the issuer's legal mentions (`SASU au capital … SIRET … TVA FR40…`) before others, the
  * first printed (the vendor's head or footer comes before a tax representative's) on a tie.
+ * When other tax ids are printed (a customer's, a representative's), one neither in the
+ * vendor's column (`vendor`, its name) nor among legal mentions is less sure.
  */
-export function vendorTaxId(lines: TextLine[]): Field | null {
-  let best: { f: Field; score: number } | null = null;
+export function vendorTaxId(lines: TextLine[], vendor: Field | null = null): Field | null {
+  const found: { f: Field; score: number; line: TextLine }[] = [];
   for (const c of candidates(lines, 'vendor_tax_id')) {
     const words: Word[] = [];
     for (const w of c.words.slice(0, 5)) {
@@ -57,8 +63,15 @@ export function vendorTaxId(lines: TextLine[]): Field | null {
     const text = joinWords(words);
     if ((text.match(/\d/g) ?? []).length < 6 || /^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/.test(text)) continue;
     const f = field(text, words, c.line.page, labelledConfidence(c), text);
-    const score = f.confidence * (VAT_FORM.test(text) ? 1 : 0.8);
-    if (!best || score > best.score + 1e-9) best = { f: { ...f, confidence: Math.round(score * 100) / 100 }, score };
+    const score = f.confidence * (VAT_FORM.test(text) ? 1 : 0.8) * (LEGAL_MENTIONS.test(joinWords(c.line.words)) ? 1.05 : 1);
+    found.push({ f, score, line: c.line });
   }
-  return best?.f ?? null;
+  let best: (typeof found)[number] | null = null;
+  for (const x of found) if (!best || x.score > best.score + 1e-9) best = x;
+  if (!best) return null;
+  const key = (f: Field) => String(f.value).replace(/[^A-Z0-9]/gi, '').toUpperCase();
+  const others = found.some((x) => key(x.f) !== key(best!.f));
+  const inColumn = !!vendor && vendor.page === best.f.page && Math.abs(vendor.bbox[0] - best.f.bbox[0]) < 0.6 * (vendor.bbox[2] - vendor.bbox[0]) + 40;
+  const sure = !others || inColumn || LEGAL_MENTIONS.test(joinWords(best.line.words)) ? 1 : 0.8;
+  return { ...best.f, confidence: Math.round(Math.min(best.score, 0.95) * sure * 100) / 100 };
 }

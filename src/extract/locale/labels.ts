@@ -63,7 +63,7 @@ export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
     issue_date: ['date de (?:la )?facture', "date d'émission", 'date de facturation', 'émise le', 'date'],
     due_date: ["date d'échéance", 'échéance', 'à payer avant le', 'payable le'],
     order_number: [`(?:${N} de )?commande(?: ${N})?`, 'bon de commande', 'votre commande'],
-    vendor_tax_id: ['n° tva(?: intracom(?:munautaire)?)?', 'tva intracom(?:munautaire)?', 'numéro de tva', 'tva'],
+    vendor_tax_id: ['n° tva(?: intra(?:com(?:munautaire)?)?)?', 'tva intra(?:com(?:munautaire)?)?', 'numéro de tva', 'tva'],
     customer_name: ['titulaire du compte', 'titulaire', 'facturé à', 'facturer à', 'client', 'destinataire', 'adresse de facturation'],
     payment_terms: ['conditions de paiement', 'conditions de règlement', 'modalités de paiement', 'règlement'],
     account_number: [`(?:${N} de )?compte`, 'numéro de compte'],

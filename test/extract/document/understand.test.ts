@@ -194,3 +194,21 @@ describe('findValue (custom fields)', () => {
     expect(findValue(lines, ['Bestellnummer'], 'text', locale)).toBeNull();
   });
 });
+
+describe('whose tax id, and whose number', () => {
+  it("reads `N° TVA intra` as one label, so the vendor's id printed first is not passed over for a tax representative's", () => {
+    const r = understand(['LE FOURNISSEUR', 'FACTURE N° : F20260023', 'N° TVA intra : FR 11 123 456 782', 'Représentant Fiscal', 'N° TVA Intra : FR 05 987 654 321', 'TOTAL TTC 104,90']);
+    expect(r.fields.vendor_tax_id?.value).toBe('FR 11 123 456 782');
+    expect(r.fields.vendor_tax_id!.confidence).toBeGreaterThanOrEqual(0.9);
+  });
+  it("takes the id among the issuer's legal mentions over one in another party's block, and is less sure of an id that others contradict", () => {
+    const r = understand(['FACTURE', 'Hôtel du Pacano', '2, rue de la Paix                    Securibox SARL', '                                     TVA : FR38500003710', 'Total 1.368,84 €', 'SASU au capital de 200000€ - SIRET 12345682400016 – TVA FR40123456824']);
+    expect(r.fields.vendor_tax_id?.value).toBe('FR40123456824');
+    const alone = understand(['ACME SARL', '12 rue Haute, Paris', 'FACTURE N° 7', '                                     Client: Beta SA', '                                     TVA : FR38500003710', '                                     TVA : FR40123456824', 'Total 10,00']);
+    expect(alone.fields.vendor_tax_id!.confidence).toBeLessThan(0.9);
+  });
+  it("takes no number of another key printed after a heading that names the invoice (`Références sur la facture   GLN : …`)", () => {
+    const r = understand(['LE FOURNISSEUR', 'Date : 01/01/2023', 'Références sur la facture    GLN : 1234567890128', 'Total 216,00']);
+    expect(r.fields.invoice_number).toBeNull();
+  });
+});
