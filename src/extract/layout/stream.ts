@@ -105,19 +105,19 @@ function addCell(row: Row, c: RowCell): void {
 /**
  * Folds continuation lines into the row above: a line with nothing in the numeric columns whose
  * cells continue cells of the row above (same column and span), set no further apart than the
- * block's usual line spacing. In a table without figure columns whose rows stand apart (two
- * gaps or more wider than the tightest line spacing by ROW_GAP_EM), every line set at that
- * tight spacing belongs to the row above, cells of several lines and all (a four-line header is
- * one row), unless it holds only figures or stacks a figure under a figure. (With figure columns
- * this folded the first row into the header and rows set in groups into one: synthetic set
- * 0.9486 -> 0.944.)
+ * block's usual line spacing. In a table whose rows stand apart (two gaps or more wider than
+ * the tightest line spacing by ROW_GAP_EM), every line set at that tight spacing belongs to the
+ * row above, cells of several lines and all (a four-line header is one row), unless it holds only
+ * figures or stacks a figure under a figure. Beside figure columns, a line must also continue a
+ * cell of the row above (a chart's labels do not), and a line with figures does not join a row
+ * without any (the first row under its header).
  */
 function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
   const gaps = rows.slice(1).map((r, i) => r.y0 - rows[i].y1);
   const typical = median(gaps);
   const size = median(rows.map((r) => r.size));
   const tight = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 4)] ?? 0;
-  const apart = numeric.size === 0 && gaps.filter((g) => g > tight + ROW_GAP_EM * size).length >= 2;
+  const apart = gaps.filter((g) => g > tight + ROW_GAP_EM * size).length >= 2;
   const out: Row[] = [];
   for (const row of rows) {
     const prev = out[out.length - 1];
@@ -126,7 +126,10 @@ function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
       // A line of figures only is a row (the first under the header), as is a figure under a
       // figure of the row above.
       const figure = (c: RowCell) => isNumeric(textOf(c)) || (/\d/.test(textOf(c)) && !/\p{L}{2}/u.test(textOf(c)));
-      if (!row.cells.every(figure) && !row.cells.some((c) => figure(c) && prev.cells.some((p) => p.col === c.col && figure(p)))) {
+      const under = !row.cells.some((c) => figure(c) && prev.cells.some((p) => p.col === c.col && figure(p)));
+      const header = numeric.size > 0 && row.cells.some(figure) && !prev.cells.some(figure);
+      const continues = numeric.size === 0 || row.cells.some((c) => prev.cells.some((p) => p.col === c.col));
+      if (!row.cells.every(figure) && under && !header && continues) {
         for (const c of row.cells) addCell(prev, c);
         prev.y1 = Math.max(prev.y1, row.y1);
         continue;

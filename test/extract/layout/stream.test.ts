@@ -98,6 +98,34 @@ describe('stream tables', () => {
     ]);
   });
 
+  it('reads cells of several lines as one cell where rows stand apart, beside a column of figures', async () => {
+    const bytes = await makePdf((page, font) => {
+      drawRows(page, font, [
+        ['', 'Company', 'Date of', 'Principal'],
+        ['', 'name', 'establishment', 'activities'],
+        ['', '', '', ''],
+        ['8.', 'Wenzhou Dexin', 'October 28,', 'Property'],
+        ['', 'Ecological Park', '2013', 'development and'],
+        ['', '', '', 'investment'],
+        ['', '', '', ''],
+        ['9.', 'Wenzhou Dexin', 'July 2,', 'Property'],
+        ['', 'Mingcheng', '2015', 'investment'],
+        ['', '', '', ''],
+        ['10.', 'Wenzhou Dexin', 'May 30,', 'Property'],
+        ['', 'Kaixing', '2016', 'consultation'],
+      ], [40, 80, 260, 380], 560, 12);
+    }, { width: 560, height: 600 });
+    const [layout] = await layouts(bytes);
+    const tables = detectTables(layout);
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])).toEqual([
+      ['', 'Company name', 'Date of establishment', 'Principal activities'],
+      ['8.', 'Wenzhou Dexin Ecological Park', 'October 28, 2013', 'Property development and investment'],
+      ['9.', 'Wenzhou Dexin Mingcheng', 'July 2, 2015', 'Property investment'],
+      ['10.', 'Wenzhou Dexin Kaixing', 'May 30, 2016', 'Property consultation'],
+    ]);
+  });
+
   it('keeps a bulleted list and plain paragraphs out', async () => {
     const bytes = await makePdf((page, font) => {
       ['first point of the list', 'second point', 'third and last point'].forEach((t, i) => {
