@@ -90,6 +90,8 @@ describe('vendor memory', () => {
     expect(vendors).toHaveLength(1);
     expect(vendors[0].fields).toEqual(expect.arrayContaining(['invoice_number', 'issue_date', 'total']));
     expect(vendors[0].size_bytes).toBeLessThan(8192);
+    // The head's registration number (`VAT Reg GB 123 4567 89`), digits only.
+    expect(vendors[0].identifiers).toContain('123456789');
     expect((await call(h, other, 'GET', '/v1/vendors')).json.vendors).toEqual([]);
 
     const later = await processFiles(h, h.key, 'qf-later', files.slice(1));
