@@ -109,6 +109,8 @@ export async function startServer(config: Config, opts: ServeOptions): Promise<R
     retention = startRetention(config, store, blobs, log);
     const active = countRequests(app);
     const address = await app.listen({ port: config.port, host: config.host });
+    // In the background: a start is not held up by 256 mkdirs, and a put meeting a folder not yet made makes it.
+    blobs.createFolders?.().catch((err) => log.warn({ err }, 'could not create the blob folders ahead of uploads'));
     // After listening: warming the extraction children (spawn, load pdf.js, one small PDF) took
     // most of the time to /healthz, and uploads and status requests do not need them.
     if (opts.workers && config.worker.concurrency > 0) {

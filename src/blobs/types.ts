@@ -19,6 +19,8 @@ export interface BlobStore {
    * Only stores that write temp files have it.
    */
   removeStaleTemp?(ageMs: number): Promise<number>;
+  /** Makes the folders puts will write into ahead of them. Only stores with folders have it. */
+  createFolders?(): Promise<void>;
 }
 
 export interface PutResult {

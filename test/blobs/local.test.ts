@@ -54,3 +54,25 @@ it('puts into many new shard folders at once all land, and close lets their fold
   await s.close();
   expect(fds()).toBeLessThanOrEqual(before);
 });
+
+it('createFolders makes the 256 shard folders once; puts of empty, small and streamed bodies land whole and leave no temp file', async () => {
+  const root = join(dir, 'made');
+  const s = new LocalBlobStore(root);
+  await s.createFolders();
+  const shards = readdirSync(root).sort();
+  expect(shards).toHaveLength(256);
+  expect(shards[0]).toBe('00');
+  expect(shards[255]).toBe('ff');
+  await s.createFolders(); // again: nothing to make
+  const big = Buffer.alloc(1_300_000, 7); // more than one gathered write
+  const bodies = [Buffer.alloc(0), Buffer.from('%PDF-1.7 small'), big];
+  for (const body of bodies) {
+    const p = await s.put((async function* () {
+      for (let i = 0; i < body.length; i += 65_536) yield body.subarray(i, i + 65_536);
+    })());
+    expect(p.size).toBe(body.length);
+    expect((await s.get(p.key)).equals(body)).toBe(true);
+  }
+  expect(shards.flatMap((d) => readdirSync(join(root, d))).filter((n) => n.startsWith('.tmp-'))).toEqual([]);
+  await s.close();
+});
