@@ -18,7 +18,7 @@ import { Listener } from './listener.js';
 import { migratePostgres } from './migrate.js';
 import { notifyChange, notifyWork } from './notify.js';
 import { clientConfig, openPool, queryRetrying, transaction, type Q } from './pool.js';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit } from '../group-commit.js';
 import * as queue from './queue.js';
 import { postgresRateLimits } from './rate-limits.js';
 import { PostgresWebhookStore } from './webhooks.js';

@@ -6,6 +6,7 @@ import { newId } from '../../domain/names.js';
 import { LocalBlobStore } from '../../blobs/local.js';
 import type { BlobStore } from '../../blobs/types.js';
 import { FsyncGroup } from '../../blobs/fsync-group.js';
+import { GroupCommit } from '../group-commit.js';
 import { LocalChanges, nextEvent } from '../changes.js';
 import { toClaimed } from '../rows.js';
 import { batchPages, deletion, deltas, isFirstClaim, perBatch, resultPages, writesCompletedEvent } from '../rules.js';
@@ -37,6 +38,17 @@ function signalsFor(path: string): { work: EventEmitter; changes: LocalChanges }
   }
   return s;
 }
+
+/** One upload's rows, as `insertDocuments` takes them. */
+interface Upload {
+  accountId: string;
+  batchName: string;
+  docs: NewDocument[];
+  now: number;
+}
+
+type Inserted = { batch: BatchRow; documents: DocumentRow[] };
+type UploadResult = { value: Inserted } | { error: unknown };
 
 /** Embedded-mode Store. `db` and `tx` are for sibling modules in src/store/sqlite/ only. */
 export class SqliteStore implements Store {
@@ -159,34 +171,53 @@ export class SqliteStore implements Store {
   }
 
   async insertDocuments(accountId: string, batchName: string, docs: NewDocument[], now: number): Promise<{ batch: BatchRow; documents: DocumentRow[] }> {
-    // Committed without an fsync, then made durable by a WAL fsync shared with concurrent
-    // uploads (`FsyncGroup`): the caller's 201 still follows the rows reaching the disk.
-    const out = this.write(
-      () => {
-        let batch = batches.selectLiveBatch(this.db, accountId, batchName) ?? batches.insertBatch(this.db, { id: newId('bat'), account_id: accountId, name: batchName, created_at: now });
-        for (const d of docs) documents.insertUploaded(this.db, accountId, batch.id, d, now);
-        if (docs.length) batch = batches.bumpBatch(this.db, batch.id, deltas.uploaded(docs.length));
-        // The rows are what was just inserted: built here rather than read back (halves a 100k seed).
-        const rows: DocumentRow[] = docs.map((d) => ({
-          ...d,
-          account_id: accountId,
-          batch_id: batch.id,
-          batch_name: batch.name,
-          page_count: null,
-          state: 'uploaded',
-          attempts: 0,
-          lease_until: null,
-          created_at: now,
-          started_at: null,
-          completed_at: null,
-          processing_error: null,
-        }));
-        return { batch, documents: rows };
-      },
-      (out) => out.documents.length > 0,
+    const out = await this.uploads.add({ accountId, batchName, docs, now });
+    if ('error' in out) throw out.error;
+    return out.value;
+  }
+
+  /**
+   * Uploads handed in while the last group waits for its WAL fsync go together in the next: one
+   * transaction, each upload in a savepoint of its own (one that fails is rolled back and
+   * rejected alone), committed without an fsync and made durable by one WAL fsync shared with
+   * concurrent writers (`FsyncGroup`). Each caller's 201 still follows its rows reaching the disk.
+   */
+  private readonly uploads = new GroupCommit<Upload, UploadResult>(async (group) => {
+    const results = this.write(
+      () =>
+        group.map((u): UploadResult => {
+          try {
+            return { value: this.db.transaction(() => this.insertUpload(u))() };
+          } catch (error) {
+            return { error };
+          }
+        }),
+      (rs) => rs.some((r) => 'value' in r && r.value.documents.length > 0),
     );
     await this.walSync.sync();
-    return out;
+    return results;
+  });
+
+  private insertUpload({ accountId, batchName, docs, now }: Upload): Inserted {
+    let batch = batches.selectLiveBatch(this.db, accountId, batchName) ?? batches.insertBatch(this.db, { id: newId('bat'), account_id: accountId, name: batchName, created_at: now });
+    for (const d of docs) documents.insertUploaded(this.db, accountId, batch.id, d, now);
+    if (docs.length) batch = batches.bumpBatch(this.db, batch.id, deltas.uploaded(docs.length));
+    // The rows are what was just inserted: built here rather than read back (halves a 100k seed).
+    const rows: DocumentRow[] = docs.map((d) => ({
+      ...d,
+      account_id: accountId,
+      batch_id: batch.id,
+      batch_name: batch.name,
+      page_count: null,
+      state: 'uploaded',
+      attempts: 0,
+      lease_until: null,
+      created_at: now,
+      started_at: null,
+      completed_at: null,
+      processing_error: null,
+    }));
+    return { batch, documents: rows };
   }
 
   async submitBatch(accountId: string, batchName: string, now: number, opts: SubmitOptions = {}): Promise<{ submitted: number; batch: BatchRow } | null> {
