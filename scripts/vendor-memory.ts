@@ -12,8 +12,8 @@
  *   node bin/run-ts.js scripts/vendor-memory.ts --local DIR [--set …]
  *
  * does the same in this process, without a server: the engine's two halves (`readLayouts`, kept
- * in DIR by the file's bytes, then `resultFromLayouts`) and the service's learning step, so a
- * change to vendor memory reruns in seconds once the pages are read.
+ * in DIR by the file's bytes, then `resultFromLayouts`) and the service's learning step
+ * (`teachVendor`), so a change to vendor memory reruns in seconds once the pages are read.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { TablemillClient, type Correction, type DocumentResult } from '@tablemill/client';
 import { extractOptions, loadConfig } from '../src/config.js';
 import { readLayouts, resultFromLayouts } from '../src/extract/index.js';
-import { identify, keepWords, learn, type VendorMemory } from '../src/extract/memory/index.js';
+import { teachVendor, type VendorMemory } from '../src/extract/memory/index.js';
 import type { ExtractOptions, ExtractResult, Field, PageLayout } from '../src/extract/types.js';
 
 const DATA = new URL('../../shared/data/', import.meta.url).pathname;
@@ -163,8 +163,7 @@ function localBackend(cacheDir: string): Backend {
       const r = results.get(doc.id)!;
       const pages = r.words ?? [];
       const values = new Map(Object.entries(fields).filter((e): e is [string, string | number] => e[1] !== null && typeof e[1] !== 'object'));
-      const prev = memories.find((m) => m.id === r.vendor_memory_id) ?? identify(memories, pages);
-      const mem = learn(prev, prev?.id ?? `ven_${memories.length + 1}`, pages, r.fields as unknown as Record<string, Field | null>, { values, customTypes: new Map() });
+      const mem = teachVendor(memories, r.vendor_memory_id, pages, r.fields as unknown as Record<string, Field | null>, { values, customTypes: new Map() }, `ven_${memories.length + 1}`);
       const at = memories.findIndex((m) => m.id === mem.id);
       if (at >= 0) memories.splice(at, 1);
       memories.push(mem);

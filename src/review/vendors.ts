@@ -3,7 +3,7 @@
  * handed to the engine by the worker, listed and forgotten through `/v1/vendors`.
  */
 import { newId } from '../domain/names.js';
-import { identify, learn, type VendorMemory } from '../extract/memory/index.js';
+import { teachVendor, type VendorMemory } from '../extract/memory/index.js';
 import type { ExtractResult, Field, StoredPage } from '../extract/types.js';
 import type { Store, VendorRow } from '../store/index.js';
 import type { Correction } from './corrections.js';
@@ -21,7 +21,7 @@ export async function accountMemories(store: Store, accountId: string): Promise<
 
 /**
  * Teaches the memory of the document's vendor (the one the engine used, else the one its pages
- * match, else a new one) the document's corrected fields.
+ * match, else the one of the corrected vendor name, else a new one) the document's corrected fields.
  */
 export async function learnVendor(store: Store, accountId: string, documentId: string, result: ExtractResult, pages: StoredPage[], correction: Correction, now: number): Promise<void> {
   const values = new Map<string, string | number>();
@@ -30,11 +30,9 @@ export async function learnVendor(store: Store, accountId: string, documentId: s
   const options = parseRunOptions(await store.review.getOptions(accountId, documentId));
   const customTypes = new Map((options.custom_fields ?? []).map((c) => [c.name, c.type as string] as const));
   const rows = await store.review.listVendors(accountId, MAX_VENDORS);
-  const memories = rows.map(toMemory);
-  const prev = memories.find((m) => m.id === result.vendor_memory_id) ?? identify(memories, pages);
-  const row = prev ? rows.find((r) => r.id === prev.id)! : null;
-  const id = prev?.id ?? newId('ven');
-  const mem = learn(prev, id, pages, result.fields as unknown as Record<string, Field | null>, { values, customTypes });
+  const mem = teachVendor(rows.map(toMemory), result.vendor_memory_id, pages, result.fields as unknown as Record<string, Field | null>, { values, customTypes }, newId('ven'));
+  const id = mem.id;
+  const row = rows.find((r) => r.id === id);
   const { id: _id, ...stored } = mem;
   void _id;
   await store.review.putVendor({ id, account_id: accountId, name: mem.name || 'unnamed vendor', memory_json: JSON.stringify(stored), created_at: row?.created_at ?? now, updated_at: now });

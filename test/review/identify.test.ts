@@ -3,7 +3,7 @@
  * differently (`GARDENTA`, `SDN BILD`), and reading a date whose label did not come out again.
  */
 import { describe, expect, it } from 'vitest';
-import { identify, learn, readWithMemory } from '../../src/extract/memory/index.js';
+import { identify, learn, readWithMemory, teachVendor } from '../../src/extract/memory/index.js';
 import { looseDate } from '../../src/extract/memory/read.js';
 import type { StoredPage } from '../../src/extract/types.js';
 
@@ -98,5 +98,24 @@ describe('vendor memory: registration numbers, the grand total, misread dates, a
     expect(branch.read.vendor_address).toBeUndefined();
     expect(branch.unlabelled.vendor_address).toBeUndefined();
     expect(readWithMemory(dom, [page(["DOMINO'S PIZZA", 'NO.12, JALAN PERMAS JAYA 1O,', 'BANDAR BARU PERMAS JAYA, 8175O MASAI JOHOR', 'Total: 12.00'])]).read.vendor_address?.value).toContain('PERMAS');
+  });
+});
+
+describe('teaching a correction', () => {
+  const gardenia = learn(null, 'ven_g', [first], {}, taught({ vendor_name: 'GARDENIA BAKERIES (KL) SDN BHD', total: 7.97 }));
+  const unreadable = page(['GARDENTA SDN BHD cl 29. Ko X)', 'tot 3, Jalan Peiabur 246,', 'Total Payable: 29.59']);
+
+  it("a document too badly read to be recognised teaches its vendor's memory when the corrected name is that vendor's, keeping its fingerprint", () => {
+    expect(identify([gardenia], [unreadable])).toBeNull();
+    const m = teachVendor([gardenia], undefined, [unreadable], {}, taught({ vendor_name: 'Gardenia Bakeries (KL) Sdn Bhd', total: 29.59 }), 'ven_new');
+    expect(m.id).toBe('ven_g');
+    expect(m.tokens).toEqual(gardenia.tokens);
+    expect(m.fields.total!.anchors).toHaveLength(2);
+  });
+
+  it('another name, or none, makes a new memory; a recognised document teaches the one recognised', () => {
+    expect(teachVendor([gardenia], undefined, [unreadable], {}, taught({ total: 29.59 }), 'ven_new').id).toBe('ven_new');
+    expect(teachVendor([gardenia], undefined, [otherShop], {}, taught({ vendor_name: 'SANYU STATIONERY SHOP' }), 'ven_new').id).toBe('ven_new');
+    expect(teachVendor([gardenia], undefined, [second], {}, taught({ total: 23.2 }), 'ven_new').id).toBe('ven_g');
   });
 });

@@ -4,12 +4,12 @@
  * the way a memory says (`readWithMemory`), and the engine's step that does all of it (`teach`).
  */
 import type { DateOrder } from '../locale/dates.js';
-import type { CustomFieldSpec, ExtractResult, Field, PageLayout } from '../types.js';
+import type { CustomFieldSpec, ExtractResult, Field, PageLayout, StoredPage } from '../types.js';
 import { readCustomFields } from './custom.js';
 import { identify, readWithMemory } from './read.js';
 import { locateValue as locate } from './spans.js';
-import type { VendorMemory } from './memory.js';
-import { keepWords, kindOf, type Kind } from './words.js';
+import { learn, type Taught, type VendorMemory } from './memory.js';
+import { keepWords, kindOf, norm, type Kind } from './words.js';
 
 export { learn, type VendorMemory, type Taught, type FieldRule } from './memory.js';
 export { identify, readWithMemory } from './read.js';
@@ -20,6 +20,20 @@ export { readCustomFields } from './custom.js';
 export function locateValue(pages: Parameters<typeof locate>[0], key: string, value: string | number, customType?: string): ReturnType<typeof locate> {
   const kind: Kind = kindOf(key, customType);
   return locate(pages, value, kind);
+}
+
+/**
+ * The memory a correction teaches, taught: the one the engine read the document with, else the
+ * one its pages are recognised as, else the one of a vendor of the corrected name (a document
+ * that read too badly to be recognised adds to its vendor's memory, its head not taken as the
+ * fingerprint, instead of making a second memory), else a new one `newId`.
+ */
+export function teachVendor(memories: VendorMemory[], usedId: string | undefined, pages: StoredPage[], engine: Record<string, Field | null>, taught: Taught, newId: string): VendorMemory {
+  const used = memories.find((m) => m.id === usedId) ?? identify(memories, pages);
+  if (used) return learn(used, used.id, pages, engine, taught);
+  const name = taught.values.get('vendor_name');
+  const named = name === undefined ? undefined : memories.find((m) => m.name && norm(m.name) === norm(String(name)));
+  return named ? learn(named, named.id, pages, engine, taught, { keepHead: true }) : learn(null, newId, pages, engine, taught);
 }
 
 const TOTALS = ['subtotal', 'tax', 'total'];

@@ -102,11 +102,12 @@ export interface Taught {
 
 /**
  * `prev` (or a new memory `id`) taught by a correction of a document whose pages are `pages` and
- * whose engine fields are `engine`.
+ * whose engine fields are `engine`. With `keepHead`, the head of these pages does not replace
+ * the fingerprint (a document that read too badly to be recognised by it).
  */
-export function learn(prev: VendorMemory | null, id: string, pages: StoredPage[], engine: Record<string, Field | null>, taught: Taught): VendorMemory {
+export function learn(prev: VendorMemory | null, id: string, pages: StoredPage[], engine: Record<string, Field | null>, taught: Taught, opts: { keepHead?: boolean } = {}): VendorMemory {
   const mem: VendorMemory = prev ? { ...prev, fields: { ...prev.fields } } : { id, name: '', ids: [], tokens: [], fields: {} };
-  mem.tokens = headTokens(pages);
+  if (!(opts.keepHead && mem.tokens.length)) mem.tokens = headTokens(pages);
   const name = taught.values.get('vendor_name') ?? engine.vendor_name?.value;
   if (name !== undefined) mem.name = String(name);
   const ids = new Set(mem.ids);
