@@ -59,9 +59,9 @@ describe('vendor memory: registration numbers, the grand total, misread dates, a
   const m = learn(null, 'ven_m', [diy('MR. D.I.Y. (M) SDN BHD', '860671-D', '000306020352', ['Total Incl. GST@6% RM 37.10', 'CASH RM 50.00', '14-03-18 15:12 SH01 ZJ86'])], {}, taught({ vendor_name: 'MR. D.I.Y. (M) SDN BHD', issue_date: '2018-03-14', total: 37.1 }));
   const kuchai = learn(null, 'ven_k', [diy('MR. D.I.Y. (KUCHAI) SDN BHD', '750441-H', '000473792512', ['Total Incl. GST@6% RM 119.70', 'CASH RM 120.00', '15-03-18 11:02 SH01 ZJ86'])], {}, taught({ vendor_name: 'MR. D.I.Y. (KUCHAI) SDN BHD', issue_date: '2018-03-15', total: 119.7 }));
 
-  it('learns the registration numbers of the head, not its phone or the receipt number', () => {
-    const p = page(['SHOP SDN BHD (139386 X)', 'Tel: 03-55423228', 'GST ID: 0005 8139 9040', 'Cash Inv No.: 7903711', 'Total: 5.00']);
-    expect(learn(null, 'v', [p], {}, taught({ vendor_name: 'SHOP SDN BHD' })).regs).toEqual(['139386', '000581399040']);
+  it('learns the registration numbers of the head, not its phones, the receipt number or a barcode', () => {
+    const p = page(['SHOP SDN BHD (139386 X)', '002043319-W', 'Tel: 03-55423228', '03-7846 8155', 'GST ID: 0005 8139 9040', 'Cash Inv No.: 7903711', '9555221300282 2X 6.50 13.00', 'Total: 13.00']);
+    expect(learn(null, 'v', [p], {}, taught({ vendor_name: 'SHOP SDN BHD' })).regs).toEqual(['139386', '002043319', '000581399040']);
   });
 
   it('tells two shops of a chain apart by a registration number read with a digit wrong', () => {

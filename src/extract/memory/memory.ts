@@ -60,14 +60,16 @@ export function headTokens(pages: StoredPage[]): string[] {
 const NOT_REG = /\b(?:tel|fax|phone|mobile|hp|h\/p|whatsapps?|call|inv|invoice|receipt|bill|cashier|table|order)\b/i;
 /** Words that label a registration (`Co. Reg.`, `GST ID`, `ROC`, `VAT No`), also as OCR reads them (`GSE`, `1D`). */
 const REG_LABEL = /\b(?:reg|regn|registration|company|co|roc|brn|gs[a-z]|vat|sst|tax|t?id|1d)\b/i;
+/** An amount with its cents, as on an item or total line. */
+const AMOUNT = /(?<![\d.,])\d{1,6}[.,]\d{2}(?![\d])/;
 /** A run of digits, maybe split by dots, dashes or single spaces as OCR and printers do (`00058 1399040`, `860671-D`). */
 const CODE = /\d[\d .-]{4,}\d/g;
 
 /**
  * The registration numbers printed in the first page's head — a company number, a GST or VAT id —
  * as digits only (6 or more; a check letter is left out, OCR reads it variously): after a
- * registration label, in brackets, or alone on a line. Phone numbers, the document's own number,
- * dates and times are not.
+ * registration label, in brackets, or alone on a line with its check letter, on a line without
+ * an amount. Phone numbers, the document's own number, barcodes, dates and times are not.
  */
 export function headCodes(pages: StoredPage[]): string[] {
   const p = pages[0];
@@ -76,11 +78,14 @@ export function headCodes(pages: StoredPage[]): string[] {
   for (const line of pageLines(p)) {
     if (line.words[0]!.y0 > p.height * HEAD_SHARE) break;
     const text = line.words.map((w) => w.text).join(' ');
+    // A line with an amount is an item's or a total's (a product's barcode is no registration).
+    if (AMOUNT.test(text)) continue;
     if (NOT_REG.test(text)) continue;
-    const labelled = REG_LABEL.test(text) || line.words.length <= 2;
+    const labelled = REG_LABEL.test(text);
     for (const m of text.matchAll(CODE)) {
-      // Labelled, alone on its line, or in brackets after the name (`(139386 X)`).
-      if (!labelled && !/\(\s*$/.test(text.slice(0, m.index))) continue;
+      // Labelled, in brackets after the name (`(139386 X)`), or alone on its line with a check letter (`002043319-W`; not a phone number).
+      const alone = line.words.length <= 2 && /^[-\s]?[A-Za-z]\b/.test(text.slice(m.index + m[0].length));
+      if (!labelled && !alone && !/\(\s*$/.test(text.slice(0, m.index))) continue;
       if (/\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d:\d/.test(m[0])) continue;
       // Single spaces only: two numbers of a line (`Lot 3 40300`) stay apart.
       for (const part of m[0].split(/\s{2,}/)) {
