@@ -69,22 +69,6 @@ const PAYMENT = /^(cash|change|tendered|paid|payment|card|visa|master|credit|deb
 /** An amount still open (`Offener Betrag`, `Balance due`) is due, not the total. */
 const STILL_OPEN = /(offen|balance due|amount due|restbetrag|reste à payer|montant dû|saldo pendiente|openstaand|da saldare)/i;
 
-const TAX_WORD = /(\bvat\b|\btax(es)?\b|mwst|\bust\b|steuer|\biva\b|\bbtw\b|\btva\b|\bgst\b|\bsst\b)/;
-
-/**
- * The kind a summary label says, read closer on what it qualifies: `Total Sales (Excluding GST)`
- * is the subtotal and `Total Due (GST Inc)` the total, though each names the tax;
- * `TOTAL INCLUDES 6% GST 1.60` is the tax in the total; `Total 6% supplies` (a GST receipt's
- * rate section) is a subtotal.
- */
-function refineKind(kind: SummaryKind | null, l: string): SummaryKind | null {
-  if (kind === 'tax' && /^(total|grand)/.test(l) && /(excl|exkl|excluding|before|\bnet\b|\bht\b)/.test(l)) return 'subtotal';
-  if (kind === 'tax' && /^(total|grand)/.test(l) && /(\binc\b|\bincl|inclusive|\bdue\b|payable|\bsales\b)/.test(l) && !/\bincludes?\b/.test(l)) return 'total';
-  if (kind === 'total' && /\bincludes?\b/.test(l) && TAX_WORD.test(l)) return 'tax';
-  if (kind === 'total' && /suppl(y|ies)/.test(l)) return 'subtotal';
-  return kind;
-}
-
 interface Money {
   kind: MoneyName;
   value: number;
@@ -99,7 +83,7 @@ function moneyReadings(lines: TextLine[], pairs: Pair[], conv: Convention | null
   const out: Money[] = [];
   const add = (label: string, found: SummaryKind | null, due: boolean, value: number, number: Word[], page: number, score: number) => {
     const l = label.toLowerCase();
-    const kind = refineKind(found, l);
+    const kind = found;
     if (NOT_MONEY.test(l) || PAYMENT.test(l)) return;
     if (due || (kind === 'total' && STILL_OPEN.test(l))) out.push({ kind: 'amount_due', value, label, number, page, score });
     if (!kind || kind === 'carry') return;
@@ -114,6 +98,10 @@ function moneyReadings(lines: TextLine[], pairs: Pair[], conv: Convention | null
   const seen = new Set(out.map((m) => m.number[0]));
   for (const p of pairs) {
     if (p.how === 'inline' && seen.has(p.value[0]!)) continue;
+    // `Total : 93.40 6.60`: a tax summary's total row (amount and tax), not the document's total.
+    const end = Math.max(...p.value.map((w) => w.x1));
+    const after = p.line.words.filter((w) => w.x0 >= end);
+    if (p.how === 'inline' && after.some((w) => /[.,]\d{2}(?!\d)/.test(w.text))) continue;
     const label = joinWords(p.key).replace(/\s*[:：]$/, '');
     const kind = summaryKind(label);
     const due = labelRegex('amount_due').test(normalizeText(label).toLowerCase());

@@ -103,7 +103,7 @@ function starts(re: RegExp, l: string): boolean {
 
 /** A total's qualifier saying tax is in it (`brutto`, `TTC`, `gross`), or left out (`net`, `HT`, `excl. VAT`). */
 const GROSS = /(incl|inkl|brutto|\bgross\b|ttc|con iva|税込)/;
-const NET_QUALIFIER = /(excl|exkl|excluding|before tax|\bnet(to)?\b|\bht\b|hors tax|sin iva|zonder btw|ohne (mwst|ust|steuer)|税抜)/;
+const NET_QUALIFIER = /(excl|exkl|excluding|before (?:tax|gst|vat)|\bnet(to)?\b|\bht\b|hors tax|sin iva|zonder btw|ohne (mwst|ust|steuer)|税抜)/;
 
 /** The kind of summary row a label starts, or null when it is not one. Anchored at the start. */
 export function summaryKind(label: string): SummaryKind | null {
@@ -115,9 +115,18 @@ export function summaryKind(label: string): SummaryKind | null {
   if (/^(sub-? ?total|zwischensumme|nettobetrag|netto ?summe|summe netto|gesamt netto|nettobetrag|netto$|total net|net total|net amount|total ht|total hors|base imponible|subtotaal|totaal excl|sous-total|sous total|totale imponibile|imponibile|subtotale|totale parziale|total ilíquido|小計|税抜合計|税抜金額)/.test(l)) return 'subtotal';
   if (/^(total|gesamt|summe|rechnungsbetrag|rechnungssumme|endbetrag|endsumme|bruttobetrag|bruttosumme|importe total|totaal|te betalen|net à payer|montant total|montant ttc|totale|合計|税込|ご請求|請求金額|amount due|balance due|grand total|zu zahlen|a pagar)/.test(l) && !/^total(?:ly|ity)/.test(l)) {
     const gross = GROSS.test(l);
-    if (TAX.test(l) && !gross && !/合計/.test(l)) return 'tax'; // `Total VAT`, `Summe MwSt`
-    // `Total amount (net)`, `Montant total HT`, `Rechnungssumme netto`: the total before tax.
-    if (NET_QUALIFIER.test(l) && !gross && !/^(net à payer|net a payer)/.test(l)) return 'subtotal';
+    if (TAX.test(l) && !/合計/.test(l)) {
+      // `TOTAL INCLUDES 6% GST 1.60`: the tax the total holds.
+      if (/\bincludes?\b/.test(l)) return 'tax';
+      // `Total Sales (Excluding GST)`: the total before tax, though it names the tax.
+      if (NET_QUALIFIER.test(l) && !gross) return 'subtotal';
+      // `Total Sales (Inclusive of GST)`, `Total Due (GST Inc)`, `Total payable incl. VAT`: the total.
+      if (gross || /(\binc\b|\bdue\b|payable|\bsales\b)/.test(l)) return 'total';
+      return 'tax'; // `Total VAT`, `Summe MwSt`
+    }
+    // `Total amount (net)`, `Montant total HT`, `Rechnungssumme netto`: the total before tax;
+    // `Total 6% supplies` (a GST receipt's rate section) too.
+    if ((NET_QUALIFIER.test(l) || /suppl(y|ies)/.test(l)) && !gross && !/^(net à payer|net a payer)/.test(l)) return 'subtotal';
     return 'total';
   }
   // `VAT Reg No. GB 123…`, `Tax ID: 91-…`, `MwSt-Nr.`: the vendor's tax id, not a tax amount.

@@ -124,6 +124,21 @@ describe('the total of a till receipt, checked by what was paid', () => {
   });
 });
 
+describe("a receipt's total among its tax summary", () => {
+  it("takes no total from the GST summary's total row (amount and tax), and no tax from the total before tax", () => {
+    // The tax misread (`§.37`), as OCR leaves it: no arithmetic tells the total; the total's line
+    // read less surely than the summary's, whose amounts stand in columns apart.
+    const page = headOf([
+      ...lined(['KEDAI MAJU SDN BHD', 'TAX INVOICE', 'Date: 09/10/2017 12:31', 'Total Gales (Excluding GST) 89.50', 'Total GST : §.37', 'Rounding : 0.00']),
+      { text: 'Total Sales (Inclusive of GST) : 94.87', ink: 0.6 },
+      ...lined(['GST SUMMARY', 'Tax Code % Amt(RM) Tax(RM)']),
+      { text: 'Total : 89.50 §.37', gapAfter: 2 },
+    ]);
+    const f = understand(page).fields;
+    expect([f.subtotal?.value, f.total?.value]).toEqual([89.5, 94.87]);
+  });
+});
+
 describe('the date of a till receipt', () => {
   it('passes over a misread year (2078) to the next date printed', () => {
     const page = receipt(['KEDAI MAJU SDN BHD', 'TAX INVOICE', 'Doc No: CS00011904 Date: 17/04/2078', 'Total 5.00', 'Printed 17/04/2018 10:50']);

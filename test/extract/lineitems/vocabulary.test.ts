@@ -38,6 +38,8 @@ describe('summaryKind', () => {
     ['Total TTC', 'total'], ['合計', 'total'], ['Amount due', 'total'], ['Total incl. VAT', 'total'],
     ['Total amount (net):', 'subtotal'], ['Montant Total HT', 'subtotal'], ['Rechnungssumme netto', 'subtotal'], ['Gesamtbetrag netto', 'subtotal'],
     ['Total amount (gross):', 'total'], ['Montant Total TTC', 'total'], ['Rechnungssumme Brutto', 'total'], ['Net à payer', 'total'], ['Total tax amount:', 'tax'],
+    ['Total Sales (Excluding GST)', 'subtotal'], ['TOTAL EXCL. GST', 'subtotal'], ['Total before GST', 'subtotal'], ['Total Sales (Inclusive of GST)', 'total'],
+    ['Total Due (GST Inc)', 'total'], ['TOTAL INCLUDES 6% GST', 'tax'], ['Total GST', 'tax'], ['Total 6% supplies', 'subtotal'],
     ['Übertrag', 'carry'], ['Carried forward', 'carry'],
     ['Opening balance', 'balance_open'], ['Alter Kontostand', 'balance_open'], ['Closing balance', 'balance_close'], ['Neuer Kontostand', 'balance_close'],
     ['Website redesign', null], ['Taxi fare', null], ['', null],
