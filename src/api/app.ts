@@ -95,13 +95,19 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     async (v1) => {
       const keys = new KeyCache(deps.store.changes, deps.now);
       v1.addHook('onClose', async () => keys.close());
-      v1.addHook('onRequest', noStore);
       // Not behind TABLEMILL_RATE_LIMITS: turning the per-key limits off for a benchmark must not
       // open key guessing.
       const { authFailuresPerMinute } = deps.config.rateLimits;
       const failures = authFailuresPerMinute > 0 ? new AuthFailureLimit(deps.store, authFailuresPerMinute) : undefined;
-      v1.addHook('onRequest', authHook(deps.store, deps.now, keys, failures));
-      v1.addHook('onRequest', rateLimitHook(deps));
+      const authenticate = authHook(deps.store, deps.now, keys, failures);
+      const rateLimit = rateLimitHook(deps);
+      // One hook for the three steps, in this order: every hook is a dispatch and a promise on
+      // every /v1 request, the status endpoint's included.
+      v1.addHook('onRequest', async (request, reply) => {
+        await noStore(request, reply);
+        await authenticate(request, reply);
+        if (!reply.sent) await rateLimit(request, reply);
+      });
       registerLongPoll(v1, deps);
       registerIdempotency(v1, deps);
       await v1.register(uploadRoutes(deps));

@@ -2,7 +2,7 @@
  * API keys (API.md §2): `tm_` + 32 random bytes base64url, stored as sha256 hex. The hook puts
  * the account on the request; every route below it reads `request.account`.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ApiError, unauthorized } from '../domain/errors.js';
@@ -24,7 +24,7 @@ export function newApiKey(): string {
 
 /** The stored form of a key. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** Creates an account (if new) and a key for it; returns the key, which is never stored, and its id. */
@@ -104,19 +104,19 @@ export function authHook(store: Store, now: () => number, cache: KeyCache = new 
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const header = request.headers.authorization;
     const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    const hash = m ? hashApiKey(m[1]) : null;
+    const keyHash = m ? hashApiKey(m[1]) : null;
     // A key this process has verified (and may still trust) is served without reading the
     // address's failures: only a right key is in the cache, so a guess gains from this only by
     // being right, one chance in 2^256. The read costs a status request 4–5 µs of CPU in SQLite
     // alone (its locks are system calls), beside the limiter's own promises.
-    let found = hash ? cache.peek(hash) : null;
+    let found = keyHash ? cache.peek(keyHash) : null;
     if (!found) {
       const refused = failures ? await failures.blocked(request.ip) : null;
       if (refused) {
         await sendError(request, reply, refused);
         return;
       }
-      found = hash ? await cache.get(hash, () => store.findKey(hash)) : null;
+      found = keyHash ? await cache.get(keyHash, () => store.findKey(keyHash)) : null;
     }
     if (!found) {
       const limited = failures ? await failures.failed(request.ip) : null;

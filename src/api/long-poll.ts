@@ -8,7 +8,7 @@
  * of the Store's change stream, and every 250 ms otherwise, so a change the stream cannot carry
  * (another process on the SQLite file) is seen within a quarter second.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalidRequest } from '../domain/errors.js';
 import type { AppDeps } from './deps.js';
@@ -22,7 +22,7 @@ const TERMINAL = new Set(['succeeded', 'failed', 'canceled']);
 
 /** The strong ETag of a view: its JSON hashed (the body bytes follow from it one to one). */
 export function etagOf(view: unknown): string {
-  return `"${createHash('sha1').update(JSON.stringify(view)).digest('base64url')}"`;
+  return `"${hash('sha1', JSON.stringify(view), 'base64url')}"`;
 }
 
 /** True when an If-None-Match header names `etag` (weak comparison, `*` matches anything). */

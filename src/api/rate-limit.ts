@@ -3,7 +3,7 @@
  * API process of a cluster shares them. Two classes: the status endpoints (120/min) and
  * everything else.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ApiError } from '../domain/errors.js';
@@ -52,7 +52,7 @@ export function rateLimitHook(deps: AppDeps) {
     if (!auth || !request.account) return;
     limiters ??= buildLimiters(deps.store.rateLimits, perMinute);
     const cls: LimitClass = request.routeOptions.config.statusResource ? 'status' : 'default';
-    const key = createHash('sha256').update(auth.replace(/^Bearer\s+/i, '').trim()).digest('hex').slice(0, 32);
+    const key = hash('sha256', auth.replace(/^Bearer\s+/i, '').trim(), 'hex').slice(0, 32);
     let res: RateLimiterRes;
     try {
       res = await limiters[cls].consume(key, 1);
