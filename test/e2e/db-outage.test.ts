@@ -128,6 +128,10 @@ describe.skipIf(!pgs)('PostgreSQL restart during a batch of 50', () => {
     }
     polling = false;
     await poller;
+    // The worker logs a document's end after its write commits, so a status read can see the
+    // batch done a moment before the last line is written.
+    const ended = () => logs.filter((l) => l.includes('"document finished"')).length;
+    for (const until = Date.now() + 5000; ended() < 50 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
 
     const parsed = logs.map((l) => JSON.parse(l) as { msg: string; document_id?: string });
     const claimed = parsed.filter((l) => l.msg === 'document claimed').map((l) => l.document_id);
