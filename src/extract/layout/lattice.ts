@@ -207,6 +207,9 @@ function splitUnruledSpans(groups: Group[], xs: number[]): Group[] {
  * Three, because a header cell of two lines ("to air / kg/year") is common and is one cell;
  * and most lines must carry numbers, because wrapped header cells run to five lines (eu-003).
  */
+/** A wrapped header cell runs to this many lines at most (eu-003 has five). */
+const MAX_HEADER_LINES = 5;
+
 function virtualRows(comp: { h: Ruling[]; v: Ruling[] }, words: Word[]): Ruling[] {
   const xs = cluster([...comp.v.map((l) => l.x0), Math.min(...comp.h.map((l) => l.x0)), Math.max(...comp.h.map((l) => l.x1))]);
   const ys = cluster([...comp.h.map((l) => l.y0), Math.min(...comp.v.map((l) => l.y0)), Math.max(...comp.v.map((l) => l.y1))]);
@@ -220,9 +223,13 @@ function virtualRows(comp: { h: Ruling[]; v: Ruling[] }, words: Word[]): Ruling[
       const n = lines.filter((l) => l.words.some((w) => (w.x0 + w.x1) / 2 > xs[c] && (w.x0 + w.x1) / 2 < xs[c + 1])).length;
       if (n >= 3) tall++;
     }
-    // Data rows, not a wrapped header: most lines of the band carry a number.
+    // Data rows, not a wrapped header: most lines of the band carry a number, or the band lies
+    // under a ruled header band and holds more lines than a header cell wraps to, most of them
+    // with text in two columns or more (a list of names and places).
     const withNumbers = lines.filter((l) => l.words.some((w) => isNumeric(w.text))).length;
-    if (tall < 2 || withNumbers < lines.length / 2) continue;
+    const across = lines.filter((l) => new Set(l.words.map((w) => xs.findIndex((x, c) => c + 1 < xs.length && (w.x0 + w.x1) / 2 > x && (w.x0 + w.x1) / 2 < xs[c + 1]))).size >= 2).length;
+    const body = r > 0 && lines.length > MAX_HEADER_LINES && across >= 0.8 * lines.length;
+    if (tall < 2 || (withNumbers < lines.length / 2 && !body)) continue;
     for (let k = 1; k < lines.length; k++) {
       if (lines[k].y0 < lines[k - 1].y1) continue;
       const y = (lines[k - 1].y1 + lines[k].y0) / 2;

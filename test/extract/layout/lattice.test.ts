@@ -55,4 +55,22 @@ describe('lattice tables', () => {
     expect(g.find((r) => r[0] === 'Bulgaria')).toEqual(['Bulgaria', '2.3', '3.2', '5.5']);
     expect(g.find((r) => r[0] === 'TOTAL')).toEqual(['TOTAL', '58.99', '86.70', '145.69']);
   });
+
+  it('makes rows from the text lines of a tall unruled band of names under a ruled header', async () => {
+    const bytes = await makePdf((page, font) => {
+      // A frame, a rule under the header, column rules, and no rules between the rows.
+      for (const y of [400, 380, 250]) page.drawLine({ start: { x: 50, y }, end: { x: 450, y }, thickness: 0.75 });
+      for (const x of [50, 250, 320, 450]) page.drawLine({ start: { x, y: 400 }, end: { x, y: 250 }, thickness: 0.75 });
+      const places = [['Redstone Arsenal', 'AL', 'Huntsville'], ['Fort Huachuca', 'AZ', 'Sierra Vista'], ['Yuma Proving Ground', 'AZ', 'Yuma'],
+        ['Beale AFB', 'CA', 'Marysville'], ['Camp Parks', 'CA', 'Dublin'], ['Edwards AFB', 'CA', 'Rosamond'], ['Fort Irwin', 'CA', 'Barstow']];
+      drawRows(page, font, [['Military installation', 'State', 'Nearby city'], ...places], [55, 255, 325], 386, 17);
+    });
+    const [layout] = await layouts(bytes);
+    const tables = detectTables(layout);
+    expect(tables).toHaveLength(1);
+    const g = grid(tables[0]);
+    expect(g).toHaveLength(8);
+    expect(g[1]).toEqual(['Redstone Arsenal', 'AL', 'Huntsville']);
+    expect(g[7]).toEqual(['Fort Irwin', 'CA', 'Barstow']);
+  });
 });
