@@ -209,10 +209,16 @@ function splitUnruledSpans(groups: Group[], xs: number[]): Group[] {
  */
 /** A wrapped header cell runs to this many lines at most (eu-003 has five). */
 const MAX_HEADER_LINES = 5;
+/** A rule over this share of the grid's width ends a band of rows. */
+const ACROSS_SHARE = 0.5;
 
 function virtualRows(comp: { h: Ruling[]; v: Ruling[] }, words: Word[]): Ruling[] {
   const xs = cluster([...comp.v.map((l) => l.x0), Math.min(...comp.h.map((l) => l.x0)), Math.max(...comp.h.map((l) => l.x1))]);
-  const ys = cluster([...comp.h.map((l) => l.y0), Math.min(...comp.v.map((l) => l.y0)), Math.max(...comp.v.map((l) => l.y1))]);
+  // Bands lie between rules across most of the grid: a short rule (an underline, a rule under
+  // one column's total) ends no band.
+  const width = xs[xs.length - 1] - xs[0];
+  const across = comp.h.filter((l) => l.x1 - l.x0 >= ACROSS_SHARE * width);
+  const ys = cluster([...across.map((l) => l.y0), Math.min(...comp.v.map((l) => l.y0)), Math.max(...comp.v.map((l) => l.y1))]);
   const out: Ruling[] = [];
   for (let r = 0; r + 1 < ys.length; r++) {
     const band = words.filter((w) => { const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2; return cy > ys[r] && cy < ys[r + 1] && cx > xs[0] && cx < xs[xs.length - 1]; });
@@ -230,9 +236,14 @@ function virtualRows(comp: { h: Ruling[]; v: Ruling[] }, words: Word[]): Ruling[
     const across = lines.filter((l) => new Set(l.words.map((w) => xs.findIndex((x, c) => c + 1 < xs.length && (w.x0 + w.x1) / 2 > x && (w.x0 + w.x1) / 2 < xs[c + 1]))).size >= 2).length;
     const body = r > 0 && lines.length > MAX_HEADER_LINES && across >= 0.8 * lines.length;
     if (tall < 2 || (withNumbers < lines.length / 2 && !body)) continue;
+    // Rows set tight overlap a little where read from pixels: the rule goes between their middles
+    // all the same, so each line's words fall on their own side; but not between overlapping
+    // lines above the first that is mostly figures (a header cell's lines).
+    const first = lines.findIndex((l) => { const n = l.words.filter((w) => isNumeric(w.text)).length; return n >= 2 && n >= 0.5 * l.words.length; });
     for (let k = 1; k < lines.length; k++) {
-      if (lines[k].y0 < lines[k - 1].y1) continue;
       const y = (lines[k - 1].y1 + lines[k].y0) / 2;
+      if (lines[k].y0 < lines[k - 1].y1 && (k < first || first < 0)) continue;
+      if (y <= (lines[k - 1].y0 + lines[k - 1].y1) / 2 || y >= (lines[k].y0 + lines[k].y1) / 2) continue;
       out.push({ x0: xs[0], y0: y, x1: xs[xs.length - 1], y1: y });
     }
   }

@@ -73,4 +73,22 @@ describe('lattice tables', () => {
     expect(g[1]).toEqual(['Redstone Arsenal', 'AL', 'Huntsville']);
     expect(g[7]).toEqual(['Fort Irwin', 'CA', 'Barstow']);
   });
+
+  it('makes rows from tightly set lines of figures in a band that short rules cross (a subtotal underlined)', async () => {
+    const bytes = await makePdf((page, font) => {
+      // A frame, a rule under the header, column rules; a short rule under one figure only.
+      for (const y of [400, 380, 300]) page.drawLine({ start: { x: 50, y }, end: { x: 350, y }, thickness: 0.75 });
+      for (const x of [50, 200, 280, 350]) page.drawLine({ start: { x, y: 400 }, end: { x, y: 300 }, thickness: 0.75 });
+      page.drawLine({ start: { x: 230, y: 335.5 }, end: { x: 270, y: 335.5 }, thickness: 0.5 });
+      drawRows(page, font, [['R$ million', 'Sept18', 'June18'], ['Funds available', '15,588', '15,425'], ['Interbank investments', '112,073', '108,615'],
+        ['Securities', '634,066', '598,128'], ['Loans', '346,932', '340,717'], ['Total', '1,108,659', '1,062,885']], [55, 230, 290], 386, 9.5);
+    });
+    const [layout] = await layouts(bytes);
+    const tables = detectTables(layout);
+    expect(tables).toHaveLength(1);
+    const g = grid(tables[0]);
+    expect(g[1]).toEqual(['Funds available', '15,588', '15,425']);
+    expect(g.find((r) => r[0] === 'Total')).toEqual(['Total', '1,108,659', '1,062,885']);
+    expect(g).toHaveLength(6);
+  });
 });
