@@ -1,17 +1,41 @@
 /**
  * Fields checked against each other and against the items: subtotal + tax = total
- * (`total_mismatch`), the items add up to the subtotal, or to the total (`items_sum_mismatch`).
- * A check that fails is a flag on the totals and lowers the confidence of the fields involved.
+ * (`total_mismatch`), the items add up to the subtotal, or to the total (`items_sum_mismatch`),
+ * with the document's own allowances and charges (`REMISE : … -5,00`, `CHARGE : … 10,00`)
+ * where the items alone do not. A check that fails is a flag on the totals and lowers the
+ * confidence of the fields involved.
  */
 import type { Fields, LineItem, Totals } from '../types.js';
-import { cents } from '../locale/numbers.js';
+import { cents, parseNumber, type Convention } from '../locale/numbers.js';
+import type { TextLine } from '../locale/lines.js';
+
+/** A document-level allowance or charge line opens with its kind and a colon (Factur-X prints `95  REMISE :`, `FC  CHARGE :`, after a reason code). */
+const ADJUSTS = /^(?:[\p{L}\d]{1,6}\s+)?(remise|rabais|escompte|allowance|discount|rabatt|nachlass|abschlag|descuento|sconto|korting|charge|surcharge|frais|zuschlag|recargo|maggiorazione|toeslag)\s*[:：]/iu;
+const ALLOWANCE = /^(?:[\p{L}\d]{1,6}\s+)?(remise|rabais|escompte|allowance|discount|rabatt|nachlass|abschlag|descuento|sconto|korting)/iu;
+
+/** The amounts of the document's allowance (negative) and charge (positive) lines: the last amount on each that is not a rate. */
+export function documentAdjustments(lines: TextLine[], conv: Convention | null): number[] {
+  const out: number[] = [];
+  for (const l of lines) {
+    if (!ADJUSTS.test(l.lower)) continue;
+    for (let i = l.words.length - 1; i >= 0; i--) {
+      const t = l.words[i]!.text;
+      const n = /\d[.,]\d{2}$/.test(t) ? parseNumber(t, conv) : null;
+      if (!n || n.percent) continue;
+      out.push(ALLOWANCE.test(l.lower) && n.value > 0 ? -n.value : n.value);
+      break;
+    }
+  }
+  return out;
+}
 
 const num = (f: Fields[keyof Fields]) => (f && typeof f.value === 'number' ? f.value : null);
 const near = (a: number, b: number) => Math.abs(cents(a) - cents(b)) <= 0.011;
 
-/** The flags the fields earn, and lowered confidences on the fields that disagree. */
-export function checkFields(fields: Fields, items: LineItem[]): string[] {
+/** The flags the fields earn, and lowered confidences on the fields that disagree; `itemsAdd` when the items (with the document's allowances and charges) add up. */
+export function checkFields(fields: Fields, items: LineItem[], adjustments: number[] = []): { flags: string[]; itemsAdd: boolean } {
   const flags: string[] = [];
+  let itemsAdd = false;
   const [subtotal, tax, total] = [num(fields.subtotal), num(fields.tax), num(fields.total)];
   const doubt = (...names: (keyof Fields)[]) => {
     for (const n of names) if (fields[n]) fields[n] = { ...fields[n]!, confidence: Math.round(fields[n]!.confidence * 60) / 100 };
@@ -22,23 +46,30 @@ export function checkFields(fields: Fields, items: LineItem[]): string[] {
   }
   const amounts = items.map((i) => i.amount);
   if (amounts.length && amounts.every((a) => a !== null)) {
-    const sum = cents(amounts.reduce((s: number, a) => s + a!, 0));
-    const ok = subtotal !== null ? near(sum, subtotal) : total === null || near(sum, total) || (tax !== null && near(sum, total - tax));
-    if (!ok) {
+    const items = cents(amounts.reduce((s: number, a) => s + a!, 0));
+    const adjusted = cents(items + adjustments.reduce((s, a) => s + a, 0));
+    const adds = (sum: number) => (subtotal !== null ? near(sum, subtotal) : total === null || near(sum, total) || (tax !== null && near(sum, total - tax)));
+    itemsAdd = adds(items) || (adjustments.length > 0 && adds(adjusted));
+    if (!itemsAdd) {
       flags.push('items_sum_mismatch');
       doubt(subtotal !== null ? 'subtotal' : 'total');
     }
   }
-  return flags;
+  return { flags, itemsAdd };
 }
 
-/** The totals of a document: those found by the item table, else the fields' own; with every flag of both. */
-export function mergeTotals(totals: Totals | null, fields: Fields, flags: string[]): Totals | null {
+/**
+ * The totals of a document: those found by the item table, else the fields' own; with every flag
+ * of both, but the item table's `items_sum_mismatch` where the items add up with the document's
+ * allowances and charges (`itemsAdd`).
+ */
+export function mergeTotals(totals: Totals | null, fields: Fields, flags: string[], itemsAdd = false): Totals | null {
   const base: Totals | null =
     totals ??
     (fields.total || fields.subtotal || fields.tax
       ? { subtotal: num(fields.subtotal), tax: num(fields.tax), total: num(fields.total), currency: (fields.currency?.value as string | undefined) ?? null, flags: [] }
       : null);
   if (!base) return null;
-  return { ...base, flags: [...new Set([...base.flags, ...flags])] };
+  const own = itemsAdd ? base.flags.filter((f) => f !== 'items_sum_mismatch') : base.flags;
+  return { ...base, flags: [...new Set([...own, ...flags])] };
 }

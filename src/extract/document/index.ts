@@ -12,7 +12,7 @@ import type { LineItemsResult } from '../lineitems/index.js';
 import { mapColumns } from '../lineitems/columns.js';
 import { toGrid } from '../lineitems/grid.js';
 import { classify } from './classify.js';
-import { checkFields, mergeTotals } from './checks.js';
+import { checkFields, documentAdjustments, mergeTotals } from './checks.js';
 import { readFields } from './fields.js';
 import { documentLines, type TextLine } from '../locale/lines.js';
 import { documentLocale, type Locale } from '../locale/index.js';
@@ -59,8 +59,8 @@ export function understandDocument(
   const docCurrency = (fields.currency?.value as string | undefined) ?? null;
   // Where no amount names its currency, the document's (from its language at the least) applies.
   const items = (headed || found.totals ? found.line_items : []).map((i) => (i.currency === null && docCurrency ? { ...i, currency: docCurrency } : i));
-  const flags = type === 'bank_statement' ? [] : checkFields(fields, items);
-  let totals = type === 'bank_statement' ? found.totals : mergeTotals(items.length ? found.totals : null, fields, flags);
+  const { flags, itemsAdd } = type === 'bank_statement' ? { flags: [], itemsAdd: false } : checkFields(fields, items, documentAdjustments(lines, locale.conv));
+  let totals = type === 'bank_statement' ? found.totals : mergeTotals(items.length ? found.totals : null, fields, flags, itemsAdd);
   if (totals && totals.currency === null && docCurrency) totals = { ...totals, currency: docCurrency };
   return { document_type: type, fields: stamped(fields), key_value_pairs, line_items: items, totals };
 }

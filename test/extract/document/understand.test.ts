@@ -212,3 +212,20 @@ describe('whose tax id, and whose number', () => {
     expect(r.fields.invoice_number).toBeNull();
   });
 });
+
+describe("the items' sum with the document's allowances and charges", () => {
+  it('reads allowance and charge lines after their reason code, and drops the item table’s items_sum_mismatch where they make the items add up', async () => {
+    const { checkFields, documentAdjustments, mergeTotals } = await import('../../../src/extract/document/checks.js');
+    const { documentLines } = await import('../../../src/extract/locale/lines.js');
+    const lines = documentLines([textPage(['95   REMISE : REMISE COMMERCIALE   5,00% sur 100,00 EUR   -5,00   20,00%', 'FC   CHARGE : FRAIS DEPLACEMENT   10,00% sur 100,00 EUR   10,00   20,00%', 'Escompte : 0,00'])]);
+    const adj = documentAdjustments(lines, 'comma');
+    expect(adj).toEqual([-5, 10, 0]);
+    const r = understand(['LE FOURNISSEUR', 'FACTURE N° F1', 'TOTAL HT 100,00', 'TOTAL TVA 4,90', 'TOTAL TTC 104,90']);
+    const item = (amount: number) => ({ table_index: 0, row: 1, description: 'x', quantity: 1, unit_price: amount, amount, currency: 'EUR', cells: {}, page: 1, bbox: [0, 0, 1, 1] as [number, number, number, number], flags: [] });
+    const checked = checkFields(r.fields, [item(60), item(35)], adj);
+    expect(checked).toEqual({ flags: [], itemsAdd: true });
+    const tableTotals = { subtotal: 100, tax: 4.9, total: 104.9, currency: 'EUR', flags: ['items_sum_mismatch'] };
+    expect(mergeTotals(tableTotals, r.fields, checked.flags, checked.itemsAdd)?.flags).toEqual([]);
+    expect(checkFields(r.fields, [item(60), item(35)]).flags).toEqual(['items_sum_mismatch']);
+  });
+});
