@@ -6,7 +6,8 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { BlobUnavailableError } from '../../src/blobs/types.js';
 import { storeFault } from '../../src/store/faults.js';
 import { toApiError } from '../../src/api/errors.js';
-import { openApi, type ApiHarness } from './harness.js';
+import { smallPdf } from '../e2e/fixtures.js';
+import { multipart, openApi, type ApiHarness } from './harness.js';
 
 const err = (props: Record<string, unknown>, message = 'boom') => Object.assign(new Error(message), props);
 
@@ -55,6 +56,41 @@ describe('store faults in the API', () => {
     const metrics = (await h.app.inject({ method: 'GET', url: '/metrics' })).body;
     expect(metrics).toContain('tablemill_store_faults_total{fault="storage_full",component="api"} 1');
     expect(metrics).toContain('tablemill_store_faults_total{fault="unavailable",component="api"} 1');
+  });
+
+  it('an upload whose insert fails after its commit keeps its files; one that fails before keeps none', async () => {
+    h = await openApi();
+    const auth = { authorization: `Bearer ${await h.key('acme')}` };
+    const store = h.deps.store;
+    const deleted: string[] = [];
+    const del = h.deps.blobs.delete.bind(h.deps.blobs);
+    h.deps.blobs.delete = async (key) => {
+      deleted.push(key);
+      return del(key);
+    };
+    const send = async (batch: string) => {
+      const body = await multipart([{ name: 'a.pdf', bytes: await smallPdf(1) }, { name: 'b.pdf', bytes: await smallPdf(2) }]);
+      return h!.app.inject({ method: 'POST', url: `/v1/batches/${batch}/documents`, payload: body.payload, headers: { ...body.headers, ...auth } });
+    };
+    // The rows commit, then the WAL fsync fails: the rows name the files, so the files stay.
+    const insert = store.insertDocuments.bind(store);
+    store.insertDocuments = async (...args) => {
+      await insert(...args);
+      throw err({ code: 'EIO', syscall: 'fsync' }, 'EIO: i/o error, fsync');
+    };
+    expect((await send('after')).statusCode).toBe(500);
+    const account = await store.getOrCreateAccount('acme', 1);
+    const batch = await store.getBatch(account.id, 'after');
+    const kept = (await store.listBatchResults(account.id, batch!.id, { cursor: null, limit: 10 })).items;
+    expect(kept).toHaveLength(2);
+    for (const d of kept) expect((await h.deps.blobs.get(d.blob_key)).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(deleted).toEqual([]);
+    // Refused before any row: both files go.
+    store.insertDocuments = async () => {
+      throw err({ code: 'SQLITE_FULL' }, 'database or disk is full');
+    };
+    expect((await send('before')).statusCode).toBe(507);
+    expect(deleted).toHaveLength(2);
   });
 
   it('counters that fail: the per-key limit and the failed-authentication limit refuse with 503, never let through', async () => {

@@ -10,7 +10,7 @@ import { ApiError, invalidRequest } from '../../domain/errors.js';
 import { newId } from '../../domain/names.js';
 import { sniffType } from '../../extract/sniff.js';
 import { storeFault } from '../../store/faults.js';
-import type { NewDocument } from '../../store/types.js';
+import type { NewDocument, Store } from '../../store/types.js';
 import type { AppDeps } from '../deps.js';
 import { UploadIdleError, UploadSlots, uploadIdleApiError, watchUploadIdle } from '../upload-guard.js';
 import { BatchNameParams, ErrorSchema, UploadResponseSchema, errorResponses } from '../../contract/schemas.js';
@@ -85,6 +85,7 @@ export function uploadRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const written: PutResult[] = [];
         const docs: NewDocument[] = [];
         let reading = true;
+        let inserting = false;
         let idle: ReturnType<typeof watchUploadIdle> | null = null;
         try {
           // busboy's own limits sit one above ours so that our checks, with our codes, fire first.
@@ -120,12 +121,13 @@ export function uploadRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           reading = false;
           idle.stop();
           if (docs.length === 0) throw invalidRequest('no file: send multipart/form-data with one or more parts named "file"');
+          inserting = true;
           const res = await store.insertDocuments(request.account.id, batch_name, docs, deps.now());
           deps.metrics.stored();
           return reply.code(201).send({ batch_name, documents: res.documents.map(documentView) });
         } catch (err) {
           idle?.stop();
-          await Promise.allSettled(written.map((w) => blobs.delete(w.key)));
+          if (!inserting || (await rowsAbsent(store, request.account.id, docs))) await Promise.allSettled(written.map((w) => blobs.delete(w.key)));
           // A silent body is cut: 408 and the connection closed, nothing more read from it.
           if (err instanceof UploadIdleError || idle?.fired()) {
             reply.header('connection', 'close');
@@ -150,4 +152,18 @@ export function uploadRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
     );
   };
+}
+
+/**
+ * Whether a failed insert left none of the upload's rows. An insert can fail after its commit
+ * (the WAL fsync, a connection cut during COMMIT): the rows then name the files, which must stay.
+ * When the store cannot tell, the files stay too: an unnamed file costs space, a named one lost
+ * costs the document.
+ */
+async function rowsAbsent(store: Store, accountId: string, docs: NewDocument[]): Promise<boolean> {
+  try {
+    return (await store.getDocument(accountId, docs[0].id)) === null;
+  } catch {
+    return false;
+  }
 }
