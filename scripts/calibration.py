@@ -32,6 +32,8 @@ def judged(gt_dir, out_dir, scorer, mods):
         if not os.path.exists(got_path):
             continue
         exp = json.load(open(os.path.join(gt_dir, name)))
+        # The e-invoice ground truth is a list of one document, as invoice-fields.py reads it.
+        exp = exp[0] if isinstance(exp, list) and exp else exp
         fields = (json.load(open(got_path)).get("fields") or {})
         if scorer == "sroie":
             mod = mods["sroie"]
@@ -45,7 +47,7 @@ def judged(gt_dir, out_dir, scorer, mods):
             mod = mods["invoice"]
             for ours, theirs, kind in mod.MAP:
                 keys = theirs if isinstance(theirs, tuple) else (theirs,)
-                key = next((k for k in keys if k in exp), None)
+                key = next((k for k in keys if exp.get(k) not in (None, "")), None)
                 f = fields.get(ours)
                 if key is None or not isinstance(f, dict) or f.get("value") is None:
                     continue
@@ -56,8 +58,9 @@ def judged(gt_dir, out_dir, scorer, mods):
 def main():
     args = sys.argv[1:]
     eval_dir = "../shared/eval"
-    if args[:1] == ["--eval"]:
-        eval_dir, args = args[1], args[2:]
+    if "--eval" in args:
+        at = args.index("--eval")
+        eval_dir, args = args[at + 1], args[:at] + args[at + 2:]
     mods = {"sroie": load(os.path.join(eval_dir, "sroie.py"), "sroie"), "invoice": load(os.path.join(eval_dir, "invoice-fields.py"), "invoice_fields")}
     rows = []
     for spec in args:
