@@ -204,12 +204,13 @@ export interface ExtractOptions {
   ocrLangs: string;
   /**
    * `auto` (default): libtesseract in-process where our addon is built with the languages, else
-   * the `tesseract` program where installed, else tesseract.js; `native`: the addon, else the
+   * the `tesseract` program where installed, else tesseract.js; a page it reads unsure all over
+   * (faint or dot-matrix print) is read by PP-OCR too and the words voted; `native`: the addon, else the
    * program (an error when neither has the languages); `program`: always the `tesseract`
    * program; `js`: always tesseract.js. `paddle`: PP-OCRv4 (detector and recogniser on
    * onnxruntime); `vote`: Tesseract and PP-OCR both read the page and the words are voted;
    * `recheck`: PP-OCR's recogniser reads again only the lines Tesseract was unsure of; `fast`:
-   * Tesseract alone as `auto` picks it (docs/ocr.md: what each costs and reads).
+   * Tesseract alone as `auto` picks it, on every page (docs/ocr.md: what each costs and reads).
    */
   ocrEngine: OcrEngine;
   /**

@@ -334,8 +334,12 @@ function words(img: GrayImage, crop: Crop, glyphs: Glyph[], framePx: number): Oc
   return out;
 }
 
-/** Reads the given text lines with the recogniser; one word list per line, in order. */
-export async function recognizeLines(img: GrayImage, lines: LineBox[]): Promise<OcrWord[][]> {
+/**
+ * Reads the given text lines of `img` with the recogniser; one word list per line, in order.
+ * Words are split and boxed by the ink of `ink` (pixels below 128), the page's binarisation
+ * where `img` is the grey page, whose faint strokes would read as paper.
+ */
+export async function recognizeLines(img: GrayImage, lines: LineBox[], ink: GrayImage = img): Promise<OcrWord[][]> {
   const rec = await session('rec');
   const dict = chars();
   const all = lines.map((l) => (l.x1 - l.x0 >= 2 && l.y1 - l.y0 >= 4 ? crops(img, l) : []));
@@ -363,7 +367,7 @@ export async function recognizeLines(img: GrayImage, lines: LineBox[]): Promise<
       // Frames past the crop's own width are padding.
       const own = Math.min(frames, Math.ceil((frames * c.width) / width));
       // A frame covers width / frames crop pixels whatever the crop's own width.
-      read.set(k, words(img, c, decode(probs, own, classes, b * frames * classes, dict), width / frames));
+      read.set(k, words(ink, c, decode(probs, own, classes, b * frames * classes, dict), width / frames));
     });
   }
   const perLine: OcrWord[][] = lines.map(() => []);

@@ -99,10 +99,13 @@ export async function vote(tess: OcrWord[], read: OcrWord[], marks = markPattern
   return out.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
 }
 
-/** Both readers on the whole page: PP-OCR detects and reads every line. */
-export async function voteFull(img: GrayImage, tess: OcrWord[], glyph: number, han: boolean): Promise<OcrWord[]> {
+/**
+ * Both readers on the whole page: PP-OCR detects and reads every line of `img`, its words split
+ * and boxed by the ink of `ink` (the black-and-white page Tesseract read, by default `img`).
+ */
+export async function voteFull(img: GrayImage, tess: OcrWord[], glyph: number, han: boolean, ink: GrayImage = img): Promise<OcrWord[]> {
   const lines = await detectLines(img, glyph);
-  const read = (await recognizeLines(img, lines)).flat();
+  const read = (await recognizeLines(img, lines, ink)).flat();
   return vote(tess, read, markPattern([...tess, ...read]), han);
 }
 

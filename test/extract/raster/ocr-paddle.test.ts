@@ -5,7 +5,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
-import { closePaddle, paddleCharset, recognizePaddle } from '../../../src/extract/raster/ocr-paddle.js';
+import { closePaddle, detectLines, paddleCharset, recognizeLines, recognizePaddle } from '../../../src/extract/raster/ocr-paddle.js';
+import { binarize } from '../../../src/extract/raster/gray.js';
+import { wantsSecondReader } from '../../../src/extract/raster/page.js';
+import { DEFAULT_EXTRACT_OPTIONS } from '../../../src/extract/types.js';
 import { vote, voteUnsure } from '../../../src/extract/raster/ocr-vote.js';
 import { addonAvailable, recognizeAddon } from '../../../src/extract/raster/ocr-addon.js';
 import type { GrayImage } from '../../../src/extract/raster/gray.js';
@@ -89,5 +92,34 @@ describe.runIf(addonAvailable('eng+deu'))('vote', () => {
     expect((await vote([at('(CO2)', 0, 0.7)], [at('(co2)', 2, 0.99)])).map((w) => w.text)).toEqual(['(CO2)']);
     // Tesseract dropped the decimal point; the page's amounts have theirs (its mark pattern).
     expect((await vote([at('27861', 0, 0.95)], [at('278.61', 1, 0.9)], /\d\.\d{1,2}\)?$/)).map((w) => w.text)).toEqual(['278.61']);
+  });
+});
+
+describe('second reader of the default engine', () => {
+  const at = (text: string, x: number, confidence: number): OcrWord => ({ text, x0: x * 100, y0: 0, x1: x * 100 + 80, y1: 20, confidence, lineHeight: 20, image: 0 });
+  const page = (confidence: number, n = 10) => Array.from({ length: n }, (_, i) => at(`w${i}`, i, confidence));
+
+  it('reads a page with PP-OCR too only where Tesseract was unsure of most words, in auto, in a script PP-OCR reads', () => {
+    const auto = DEFAULT_EXTRACT_OPTIONS;
+    expect(wantsSecondReader(page(0.6), auto)).toBe(true);
+    expect(wantsSecondReader(page(0.85), auto)).toBe(false);
+    // Too few words to judge, or stray marks only.
+    expect(wantsSecondReader(page(0.6, 5), auto)).toBe(false);
+    expect(wantsSecondReader(Array.from({ length: 10 }, (_, i) => at('|', i, 0.2)), auto)).toBe(false);
+    expect(wantsSecondReader(page(0.6), { ...auto, ocrEngine: 'fast' })).toBe(false);
+    expect(wantsSecondReader(page(0.6), { ...auto, ocrLangs: 'jpn' })).toBe(false);
+  });
+
+  it('reads faint grey print and splits its words by the ink of the binarised page', async () => {
+    // umlauts.png as faded print: ink at 175 on paper at 238, which a fixed test at 128 calls paper.
+    const sharp_ = await gray('../ocr/umlauts.png');
+    const faint = { ...sharp_, data: sharp_.data.map((v) => Math.round(175 + ((238 - 175) * v) / 255)) };
+    const bw = binarize(faint, 0.08);
+    const ink = { ...faint, data: bw.data.map((v) => (v ? 0 : 255)) };
+    const lines = await detectLines(faint, 24);
+    const texts = (await recognizeLines(faint, lines, ink)).flat().map((w) => w.text);
+    for (const t of ['Summe', 'netto', '278,61', '50667']) expect(texts).toContain(t);
+    // Boxed by the grey page itself, its words have no ink at all and are lost.
+    expect((await recognizeLines(faint, lines)).flat()).toEqual([]);
   });
 });
