@@ -81,7 +81,12 @@ function chaos(label: string, batches: number, blobEnv: () => Promise<Record<str
   const schema = `${schemaBase}_${tag}`;
   describe(`chaos: SIGKILL of API and worker processes on PostgreSQL, ${label}`, () => {
     const procs: Proc[] = [];
+    // The kill-and-restart loop, stopped before the processes are killed (also after a timeout).
+    let stop = false;
+    let chaosLoop: Promise<void> = Promise.resolve();
     afterAll(async () => {
+      stop = true;
+      await chaosLoop;
       for (const p of procs) await p.kill9();
       const client = new pg.Client({ connectionString: url });
       await client.connect();
@@ -136,8 +141,7 @@ function chaos(label: string, batches: number, blobEnv: () => Promise<Record<str
       // Chaos: every 2 s a random process is killed and a new one of its kind started.
       const t0 = Date.now();
       let kills = 0;
-      let stop = false;
-      const chaos = (async () => {
+      chaosLoop = (async () => {
         while (!stop) {
           await new Promise((r) => setTimeout(r, 2000));
           if (stop) break;
@@ -154,16 +158,19 @@ function chaos(label: string, batches: number, blobEnv: () => Promise<Record<str
       })();
 
       const deadline = Date.now() + 240_000;
-      for (let b = 0; b < batches; b++) {
-        for (;;) {
-          const batch = await anyApi((c) => c.getBatch(`chaos-${b}`));
-          if (batch.all_done) break;
-          expect(Date.now(), JSON.stringify(batch.counts)).toBeLessThan(deadline);
-          await new Promise((r) => setTimeout(r, 500));
+      try {
+        for (let b = 0; b < batches; b++) {
+          for (;;) {
+            const batch = await anyApi((c) => c.getBatch(`chaos-${b}`));
+            if (batch.all_done) break;
+            expect(Date.now(), JSON.stringify(batch.counts)).toBeLessThan(deadline);
+            await new Promise((r) => setTimeout(r, 500));
+          }
         }
+      } finally {
+        stop = true;
+        await chaosLoop;
       }
-      stop = true;
-      await chaos;
       const seconds = (Date.now() - t0) / 1000;
 
       // Every document terminal with exactly one result, and its file byte for byte.
