@@ -302,7 +302,12 @@ class Engine : public Napi::ObjectWrap<Engine> {
   bool ltr_ = true;
 };
 
-Napi::Object InitAll(Napi::Env env, Napi::Object exports) { return Engine::Init(env, exports); }
+Napi::Object InitAll(Napi::Env env, Napi::Object exports) {
+  // Leptonica reports recoverable conditions of Tesseract's own calls (a box clipped to the
+  // page, an empty region) on stderr; they are not errors of the document, so they stay quiet.
+  setMsgSeverity(L_SEVERITY_NONE);
+  return Engine::Init(env, exports);
+}
 
 }  // namespace
 
