@@ -53,7 +53,7 @@ describe('documentation links resolve inside the repository', () => {
   });
 
   it('finds the links it checks (the parser is not blind)', () => {
-    expect(linkTargets('see [a](docs/api.md) and [b](#x "t")\n[c]: ../shared/API.md\n`[d](no.md)`')).toEqual(['docs/api.md', '#x', '../shared/API.md']);
+    expect(linkTargets('see [a](docs/api.md) and [b](#x "t")\n[c]: ../other/API.md\n`[d](no.md)`')).toEqual(['docs/api.md', '#x', '../other/API.md']);
     expect(anchors('## Web app\n### The `zip` format (CSV)')).toEqual(new Set(['web-app', 'the-zip-format-csv']));
   });
 });

@@ -2,7 +2,7 @@
  * The ICDAR 2013 structure measure, for tests: adjacency relations between neighbouring non-empty
  * cells (right and down), compared on whitespace-free NFKC text; precision and recall per
  * document, averaged over documents; F1 of the two averages. The same measure as the development
- * scorer (`../shared/eval/icdar2013.py`), so a test needs nothing outside the repository.
+ * scorer (`icdar2013.py` of the development data), so a test needs nothing outside the repository.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
