@@ -195,7 +195,8 @@ export interface Store {
   renewLease(id: string, attempt: number, leaseMs: number, now: number): Promise<boolean>;
   /**
    * Writes the outcome and the terminal state in one transaction with the counters, only if
-   * `attempt` still holds the lease (attempt fence). False: nothing was written.
+   * `attempt` still holds the lease (attempt fence). True also when the document already holds
+   * this attempt's outcome: a retry after a write whose answer was lost. False: nothing was written.
    */
   completeDocument(id: string, attempt: number, outcome: DocumentOutcome, now: number): Promise<boolean>;
   /**

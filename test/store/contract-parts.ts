@@ -257,7 +257,10 @@ export function partsContract(name: string, harness: PartsHarness): void {
         seen = await changesDuring(watcher, [], async () => {
           await writer.getBatch(acc.id, 'b');
           await writer.claimDocuments(5, LEASE, 8);
-          expect(await writer.completeDocument(claimId, 1, ok, 9)).toBe(false);
+          // A repeated completion (a retry whose first answer was lost) is told its outcome is
+          // stored and writes nothing; a different outcome for the finished attempt is refused.
+          expect(await writer.completeDocument(claimId, 1, ok, 9)).toBe(true);
+          expect(await writer.completeDocument(claimId, 1, { status: 'failed', page_count: null, error: { code: 'corrupt_file', message: 'x' } }, 9)).toBe(false);
           await new Promise((r) => setTimeout(r, 300));
         });
         expect([...seen]).toEqual([]);

@@ -158,6 +158,9 @@ export function storeContract(name: string, harness: StoreHarness): void {
 
       expect(await s.completeDocument(claimed[0].id, 1, ok(2), 1300)).toBe(true);
       expect(await s.completeDocument(claimed[1].id, 1, bad, 1400)).toBe(true);
+      // The same completion again (its first answer lost): true, and counted once.
+      expect(await s.completeDocument(claimed[1].id, 1, bad, 1450)).toBe(true);
+      expect(await s.completeDocument(claimed[0].id, 1, bad, 1450)).toBe(false);
       row = await consistent(s, acc.id, batch.id);
       expect(row.counts).toEqual({ queued: 1, processing: 0, succeeded: 1, failed: 1, canceled: 0 });
       expect(batchStatus(row.counts)).toBe('processing');

@@ -53,7 +53,10 @@ export interface Completion {
  * results, the batch counters once per batch and (when the group makes a live batch all_done)
  * the run's outbox event, with their change notifications. One round-trip and one commit for
  * the whole group; the commit's fsync dominates a completion, so a group costs about one.
- * Returns the ids written; a completion whose attempt no longer holds the lease is absent.
+ * Returns the ids whose outcome is stored: written now, or by an earlier try of the same call
+ * whose commit landed but whose answer was lost with the connection (the row already holds this
+ * attempt's state, page count and error; the statement's snapshot shows rows it updates as still leased).
+ * A completion whose attempt no longer holds the lease is absent.
  */
 export async function completeGroup(q: Q, group: Completion[], now: number): Promise<Set<string>> {
   const sql = `WITH v AS (
@@ -75,8 +78,12 @@ export async function completeGroup(q: Q, group: Completion[], now: number): Pro
        INSERT INTO batch_events (id, batch_id, run, type, batch_json, created_at)
        SELECT b.evt, b.id, b.run, 'batch.completed', ${BATCH_JSON_SQL}, $8 FROM b WHERE ${LIVE_ALL_DONE_SQL}
        ON CONFLICT (batch_id, run) DO NOTHING RETURNING id
+     ), already AS (
+       SELECT v.id FROM v JOIN documents ON documents.id = v.id AND documents.attempts = v.attempt AND documents.state = v.state
+       WHERE documents.page_count IS NOT DISTINCT FROM v.pages AND documents.processing_error IS NOT DISTINCT FROM v.error::jsonb
      )
-     SELECT d.id, pg_notify($9, ${schemaPayload('documents')}), (SELECT pg_notify($9, ${schemaPayload('webhooks')}) FROM e LIMIT 1) FROM d`;
+     SELECT d.id, pg_notify($9, ${schemaPayload('documents')}), (SELECT pg_notify($9, ${schemaPayload('webhooks')}) FROM e LIMIT 1) FROM d
+     UNION ALL SELECT already.id, NULL, NULL FROM already`;
   const col = <T>(f: (c: Completion) => T) => group.map(f);
   const values = [
     col((c) => c.id),

@@ -47,6 +47,13 @@ export function completeLeased(db: Db, id: string, attempt: number, outcome: Doc
   return r ? (r.batch_id as string) : null;
 }
 
+/** True when the document already holds this attempt's outcome (a repeated completion). */
+export function holdsOutcome(db: Db, id: string, attempt: number, outcome: DocumentOutcome): boolean {
+  const sql = 'SELECT 1 FROM documents WHERE id = @id AND attempts = @attempt AND state = @state AND page_count IS @pages AND processing_error IS @error';
+  const error = outcome.status === 'failed' ? JSON.stringify(outcome.error) : null;
+  return prepared(db, sql).get({ id, attempt, state: outcome.status, pages: outcome.page_count, error }) !== undefined;
+}
+
 /**
  * Gives a lease back (shutdown): the document waits in the queue again and the claim is not
  * counted against the attempt limit. Fenced by `attempt`; returns the batch id or null.

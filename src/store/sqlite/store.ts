@@ -309,13 +309,14 @@ export class SqliteStore implements Store {
   }
 
   async completeDocument(id: string, attempt: number, outcome: DocumentOutcome, now: number): Promise<boolean> {
-    return this.write((): boolean => {
+    const out = this.write((): 'written' | 'held' | null => {
       const batchId = queue.completeLeased(this.db, id, attempt, outcome, now);
-      if (!batchId) return false;
+      if (!batchId) return queue.holdsOutcome(this.db, id, attempt, outcome) ? 'held' : null;
       if (outcome.status === 'succeeded') documents.insertResult(this.db, id, outcome.result_json);
       this.afterTransition(batches.bumpBatch(this.db, batchId, deltas.completed(outcome.status, now)), now);
-      return true;
-    }, (ok) => ok);
+      return 'written';
+    }, (out) => out === 'written');
+    return out !== null;
   }
 
   async releaseLease(id: string, attempt: number, now: number): Promise<boolean> {
