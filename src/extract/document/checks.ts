@@ -6,7 +6,7 @@
  * confidence of the fields involved.
  */
 import type { Fields, LineItem, Totals } from '../types.js';
-import { cents, parseNumber, type Convention } from '../locale/numbers.js';
+import { cents, itemsAddUp, parseNumber, type Convention } from '../locale/numbers.js';
 import type { TextLine } from '../locale/lines.js';
 
 /** A document-level allowance or charge line opens with its kind and a colon (Factur-X prints `95  REMISE :`, `FC  CHARGE :`, after a reason code). */
@@ -48,7 +48,7 @@ export function checkFields(fields: Fields, items: LineItem[], adjustments: numb
   if (amounts.length && amounts.every((a) => a !== null)) {
     const items = cents(amounts.reduce((s: number, a) => s + a!, 0));
     const adjusted = cents(items + adjustments.reduce((s, a) => s + a, 0));
-    const adds = (sum: number) => (subtotal !== null ? near(sum, subtotal) : total === null || near(sum, total) || (tax !== null && near(sum, total - tax)));
+    const adds = (sum: number) => itemsAddUp(sum, subtotal, tax, total);
     itemsAdd = adds(items) || (adjustments.length > 0 && adds(adjusted));
     if (!itemsAdd) {
       flags.push('items_sum_mismatch');

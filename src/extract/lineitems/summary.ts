@@ -3,7 +3,7 @@
  * inside the table, and those printed below it outside its cells, read from the page's words.
  */
 import type { PageLayout, Totals, Word } from '../types.js';
-import { cents, parseNumber, type Convention } from '../locale/numbers.js';
+import { cents, itemsAddUp, parseNumber, type Convention } from '../locale/numbers.js';
 import { textLines } from '../locale/lines.js';
 import { summaryKind, type SummaryKind } from './vocabulary.js';
 
@@ -101,11 +101,10 @@ export function buildTotals(lines: SummaryLine[], amounts: (number | null)[], cu
   const known = amounts.filter((a): a is number => a !== null);
   if (known.length && known.length === amounts.length) {
     const sum = cents(known.reduce((s, a) => s + a, 0));
-    const near = (x: number | null) => x !== null && Math.abs(sum - x) <= 0.011;
     if (statement) {
       const open = lines.find((l) => l.kind === 'balance_open')?.value ?? null;
       if (open !== null && total !== null && Math.abs(cents(open + sum) - total) > 0.011) flags.push('balance_mismatch');
-    } else if (subtotal !== null ? !near(subtotal) : total !== null && !near(total) && !(tax !== null && near(cents(total - tax)))) {
+    } else if (!itemsAddUp(sum, subtotal, tax, total)) {
       flags.push('items_sum_mismatch');
     }
   }
