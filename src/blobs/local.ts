@@ -1,6 +1,6 @@
 /** Original uploads as files in a local folder (embedded mode). */
 import { constants as fsConstants, createReadStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { BlobNotFoundError, type BlobStore, type PutResult } from './types.js';
@@ -14,6 +14,8 @@ const O_DSYNC = fsConstants.O_DSYNC ?? 0;
 const OPEN_FLAGS = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | O_DSYNC;
 /** Chunks are gathered up to this many bytes per write: a 100 KB upload is one write, not two or three. */
 const WRITE_BYTES = 512 * 1024;
+/** Errors of a file system without hard links. */
+const LINK_REFUSED = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
 
 /** Whether the process named in a temp file's name (`.tmp-<pid>-<key>`) still runs; true when unnamed. */
 function writerAlive(name: string): boolean {
@@ -30,21 +32,35 @@ function writerAlive(name: string): boolean {
 
 /**
  * `dir/<first two hex digits>/<key>`: 256 shard folders keep any one folder small at a
- * million blobs. A put writes a temp file in the destination folder (so the rename is atomic
- * on one file system), fsyncs it, renames it into place and fsyncs the folder, so a blob
- * whose put resolved survives a crash or power loss. Every step is a round trip to the thread
- * pool, and on a busy machine their waits (5–8 ms each at load 13 on 2 cores), not the disk,
- * were most of an upload's time, so there are as few as can be on the way to the answer: the
- * file is opened while the first bytes are read, written with `O_DSYNC` (the write returns with
- * the data on disk: no separate fsync), closed beside the rename, and folder fsyncs are grouped
- * (`FsyncGroup`) on descriptors kept open. Doing the open and rename in place instead blocked
- * the event loop for 1 ms on average and up to 70 ms at that load.
+ * million blobs. A blob whose put resolved survives a crash or power loss: its bytes are
+ * written with `O_DSYNC` (each write returns with the data on disk, no separate fsync) and its
+ * folder is fsynced after its name is in place. Every step is a round trip to the thread pool,
+ * and on a busy machine their waits (5–20 ms each at load 12 on 2 cores), not the disk, are most
+ * of an upload's time, so as few as can be stand in a row on the way to the answer:
+ *
+ * - The file is created under a temp name (`.tmp-<pid>-<key>`, which tells a sweep it is
+ *   unfinished and whether its writer still runs) while the first bytes are read, and its own
+ *   name is linked to it at once (a hard link: both names, one file).
+ * - Once the body has been read, the last write runs beside the temp name's unlink and the
+ *   folder fsync that follows it, instead of write, rename and fsync one after another. The
+ *   unlink comes before the fsync so that no durable row can name a blob whose temp name is
+ *   durable too (the sweep removes both names of a stale temp file).
+ * - The descriptor is closed after the put resolves (`close()` waits for it).
+ *
+ * Where hard links are refused (some network and FUSE file systems) a put writes the temp file
+ * and renames it into place, then fsyncs the folder. Folder fsyncs are grouped (`FsyncGroup`) on
+ * descriptors kept open. Doing the open and rename in place instead blocked the event loop for
+ * 1 ms on average and up to 70 ms at load 13.
  */
 export class LocalBlobStore implements BlobStore {
   /** Shard folders by their two hex digits; a promise so concurrent first puts share one mkdir and parent fsync. */
   private readonly folders = new Map<string, Promise<FsyncGroup>>();
   /** The blob folder itself: new shard folders made at once share its fsyncs. */
   private readonly root: FsyncGroup;
+  /** Descriptors of resolved puts still being closed. */
+  private readonly closing = new Set<Promise<void>>();
+  /** False once the file system has refused a hard link: puts rename instead. */
+  private hardLinks = true;
 
   constructor(readonly dir: string) {
     this.root = new FsyncGroup(dir);
@@ -55,21 +71,35 @@ export class LocalBlobStore implements BlobStore {
     const folder = await this.ensureFolder(key.slice(0, 2));
     // The pid in the name tells a sweep whether the process writing it is still alive.
     const tmp = join(folder.path, `${TMP_PREFIX}${process.pid}-${key}`);
+    const path = join(folder.path, key);
     const opened = open(tmp, OPEN_FLAGS, 0o600);
-    // Awaited below; until then a failed open must not count as unhandled.
+    const linked = this.hardLinks ? opened.then(() => link(tmp, path)).then(() => true, (err: NodeJS.ErrnoException) => this.linkRefused(err)) : Promise.resolve(false);
+    // Awaited below; until then a failure must not count as unhandled.
     opened.catch(() => {});
+    linked.catch(() => {});
     const tally = new PutTally(opts.maxBytes);
+    let named = false;
     try {
-      const written = await writeGathered(opened, tally.read(source));
+      let last: Promise<unknown> | null = null;
+      const written = await writeGathered(opened, tally.read(source), (write) => (last = write));
       const fh = await opened;
-      if (!O_DSYNC || written === 0) await fh.sync();
-      await Promise.all([fh.close(), rename(tmp, join(folder.path, key))]);
+      const sync = !O_DSYNC || written === 0 ? () => fh.sync() : () => undefined;
+      if (await linked) {
+        named = true;
+        await settleAll([(last ?? Promise.resolve()).then(sync), unlink(tmp).then(() => folder.sync())]);
+        this.closeLater(fh);
+      } else {
+        await last;
+        await sync();
+        await Promise.all([fh.close(), rename(tmp, path)]);
+        named = true;
+        await folder.sync();
+      }
     } catch (err) {
       await opened.then((fh) => fh.close()).catch(() => {});
-      await unlink(tmp).catch(() => {});
+      await Promise.all([unlink(tmp).catch(() => {}), named || (await linked.catch(() => false)) ? unlink(path).catch(() => {}) : null]);
       throw err;
     }
-    await folder.sync();
     return tally.result(key);
   }
 
@@ -108,6 +138,7 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async close(): Promise<void> {
+    await Promise.all(this.closing);
     const folders = [...this.folders.values()];
     this.folders.clear();
     await Promise.all([...folders.map((f) => f.then((g) => g.close(), () => {})), this.root.close()]);
@@ -127,10 +158,29 @@ export class LocalBlobStore implements BlobStore {
         const p = join(this.dir, shard, name);
         const st = await stat(p).catch(() => null);
         const stale = st && (now - st.mtimeMs > ageMs || !writerAlive(name));
-        if (stale && (await unlink(p).then(() => true, () => false))) removed++;
+        // Whoever unlinks the temp name owns the file: a put that finds it gone fails.
+        if (!stale || !(await unlink(p).then(() => true, () => false))) continue;
+        removed++;
+        // The blob's own name, linked to the same file while it was written.
+        const own = join(this.dir, shard, name.slice(name.lastIndexOf('-') + 1));
+        const ownSt = await stat(own).catch(() => null);
+        if (ownSt && ownSt.ino === st.ino && ownSt.dev === st.dev) await unlink(own).catch(() => {});
       }
     }
     return removed;
+  }
+
+  /** Closes a put's descriptor without holding up its answer. */
+  private closeLater(fh: FileHandle): void {
+    const p = fh.close().catch(() => {}).finally(() => this.closing.delete(p));
+    this.closing.add(p);
+  }
+
+  /** False (and puts rename from now on) when the file system has no hard links; else rethrows. */
+  private linkRefused(err: NodeJS.ErrnoException): false {
+    if (!LINK_REFUSED.has(err.code ?? '')) throw err;
+    this.hardLinks = false;
+    return false;
   }
 
   private pathOf(key: string): string {
@@ -156,8 +206,11 @@ export class LocalBlobStore implements BlobStore {
   }
 }
 
-/** Writes the chunks of `source` to the file once open, in writes of up to `WRITE_BYTES`; returns the bytes written. */
-async function writeGathered(file: Promise<FileHandle>, source: AsyncIterable<Buffer>): Promise<number> {
+/**
+ * Writes the chunks of `source` to the file once open, in writes of up to `WRITE_BYTES`; returns
+ * the bytes it wrote or started. The last write is started, not awaited: it goes to `last`.
+ */
+async function writeGathered(file: Promise<FileHandle>, source: AsyncIterable<Buffer>, last: (write: Promise<void>) => void): Promise<number> {
   let pending: Buffer[] = [];
   let size = 0;
   let total = 0;
@@ -171,7 +224,12 @@ async function writeGathered(file: Promise<FileHandle>, source: AsyncIterable<Bu
       size = 0;
     }
   }
-  if (size > 0) await writeAll(await file, pending, size);
+  if (size > 0) {
+    const write = file.then((fh) => writeAll(fh, pending, size));
+    // The caller awaits it unless the open failed, which it learns from `file`.
+    write.catch(() => {});
+    last(write);
+  }
   return total + size;
 }
 
@@ -185,6 +243,12 @@ async function writeAll(fh: FileHandle, chunks: Buffer[], size: number): Promise
     if (r.bytesWritten === 0) throw new Error('short write to a blob file');
     rest = rest.subarray(r.bytesWritten);
   }
+}
+
+/** Waits for every promise, then rejects with the first failure, if any. */
+async function settleAll(ps: Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(ps)).find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 function notFound(err: unknown, key: string): Error {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -74,5 +74,35 @@ it('createFolders makes the 256 shard folders once; puts of empty, small and str
     expect((await s.get(p.key)).equals(body)).toBe(true);
   }
   expect(shards.flatMap((d) => readdirSync(join(root, d))).filter((n) => n.startsWith('.tmp-'))).toEqual([]);
+  await s.close();
+});
+
+it('removeStaleTemp removes the blob name linked to a dead put’s temp file, and no other blob', async () => {
+  const s = new LocalBlobStore(dir);
+  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+  const kept = await s.put((async function* () { yield Buffer.from('kept'); })());
+  // What a put killed while reading its body leaves: the temp name and the blob's own, one file.
+  const shard = join(dir, 'de');
+  mkdirSync(shard, { recursive: true });
+  const key = 'de'.repeat(16);
+  writeFileSync(join(shard, `.tmp-${dead}-${key}`), 'partial');
+  linkSync(join(shard, `.tmp-${dead}-${key}`), join(shard, key));
+  // A blob of that name that is another file is not touched.
+  const other = 'df'.repeat(16);
+  writeFileSync(join(shard, `.tmp-${dead}-${other}`), 'partial');
+  writeFileSync(join(shard, other), 'a blob');
+  expect(await s.removeStaleTemp(3_600_000)).toBe(2);
+  expect(readdirSync(shard)).toEqual([other]);
+  expect((await s.get(kept.key)).toString()).toBe('kept');
+  await s.close();
+});
+
+it('a put refused part-way (too large) leaves neither of its names', async () => {
+  const root = join(dir, 'refused');
+  const s = new LocalBlobStore(root);
+  await s.createFolders();
+  await expect(s.put((async function* () { for (let i = 0; i < 20; i++) yield Buffer.alloc(65_536, 1); })(), { maxBytes: 1_000_000 })).rejects.toThrow(/exceeds/);
+  await expect(s.put((async function* () { yield Buffer.alloc(10, 1); throw new Error('cut off'); })())).rejects.toThrow(/cut off/);
+  expect(readdirSync(root).flatMap((d) => readdirSync(join(root, d)))).toEqual([]);
   await s.close();
 });
