@@ -92,6 +92,27 @@ describe('vendor memory: registration numbers, the grand total, misread dates, a
     expect(readWithMemory(speed, [none]).read.total?.value).toBe(165);
   });
 
+  it('reads a total OCR split at the printer\'s wide spacing (`1 6 . 00`) whole', () => {
+    const aik = learn(null, 'ven_a', [page(['AIK HUAT HARDWARE', 'SUB-TOTAL (GST) 10.60', 'ROUNDING 0.00', 'TOTAL 10.60', 'CASH 20.00'])], {}, taught({ total: 10.6 }));
+    const later = page(['AIK HUAT HARDWARE', 'SUB-TOTAL (GST) 16.00', 'ROUNDING 0.00', 'TOTAL 1 6 . 00', 'CASH 14.00', 'CHANGE 0 . 00']);
+    expect(readWithMemory(aik, [later]).read.total?.value).toBe(16);
+    // Pieces further apart than a line's height are two figures (`1` and `6.00`), not one.
+    const apart = page(['AIK HUAT HARDWARE', 'TOTAL 1']);
+    apart.words.push(['6.00', 200, 60, 232, 72]);
+    expect(readWithMemory(aik, [apart]).read.total?.value).not.toBe(16);
+  });
+
+  it('reads the total after a discount when the learned sub-total less the discount is the grand total below it', () => {
+    const dom = learn(null, 'ven_d', [page(["DOMINO'S PIZZA", 'Total Items 2', 'Sub-Total : 21.60', 'Grand Total : 21.60', 'Payment : 50.00'])], {}, taught({ total: 21.6 }));
+    // The first receipt's figure stood at both; its first line labelled as a total (`Sub-Total`) is the one learned here.
+    dom.fields.total!.anchors[0]!.left = 'sub total';
+    const later = page(["DOMINO'S PIZZA", 'Total Items 3', 'Sub-Total : 45.70', 'Coupon Discount oo; 14.80', 'Grand Total : 30.90', 'Payment : 101.00', 'Change Due : 70.10']);
+    expect(readWithMemory(dom, [later]).read.total?.value).toBe(30.9);
+    // Without a discount that accounts for it, another total below stays unread.
+    const plain = page(["DOMINO'S PIZZA", 'Total Items 3', 'Sub-Total : 45.70', 'Delivery 3.00', 'Grand Total : 48.70']);
+    expect(readWithMemory(dom, [plain]).read.total?.value).toBe(45.7);
+  });
+
   it("keeps the learned address only where half of it is printed: another branch's is the engine's", () => {
     const dom = learn(null, 'ven_d', [page(["DOMINO'S PIZZA", 'NO.12, JALAN PERMAS JAYA 10,', 'BANDAR BARU PERMAS JAYA, 81750 MASAI JOHOR', 'Total: 45.70'])], {}, taught({ vendor_name: "DOMINO'S PIZZA", vendor_address: 'NO.12, JALAN PERMAS JAYA 10, BANDAR BARU PERMAS JAYA, 81750 MASAI JOHOR' }));
     const branch = readWithMemory(dom, [page(["DOMINO'S PIZZA TAMAN UNIVERSITI", '30, JLN KEBUDAYAAN 7, TMN UNIVERSITI', '81300 SKUDAI, JOHOR', 'Total: 30.90'])]);
@@ -111,6 +132,28 @@ describe('teaching a correction', () => {
     expect(m.id).toBe('ven_g');
     expect(m.tokens).toEqual(gardenia.tokens);
     expect(m.fields.total!.anchors).toHaveLength(2);
+  });
+
+  it("a correction naming another company than the recognised memory's taught name makes its own memory: a chain's two companies stay apart", () => {
+    const diy = (name: string, reg: string, total: string) => page([name, `(CO.REG :${reg})`, 'LOT 1851-A & 1851-B, JALAN KPB 6,', '43300 SERI KEMBANGAN, SELANGOR', '-TAX INVOICE-', `Total Incl. GST@6% RM ${total}`]);
+    const m = teachVendor([], undefined, [diy('MR. D.I.Y. (M) SDN BHD', '860671-D', '37.10')], {}, taught({ vendor_name: 'MR. D.I.Y. (M) SDN BHD', total: 37.1 }), 'ven_m');
+    const kuchaiFirst = [diy('MR. D.I.Y. (KUCHAI) SDN BHD', '750441-H', '119.70')];
+    const mLater = [page(['MR. D.I.Y. (M) SDN BHD', '(GST ID No :000306020352)', 'LOT 1851-A & 1851-B, JALAN KPB 6,', '43300 SERI KEMBANGAN, SELANGOR', '-TAX INVOICE-', 'Total Incl. GST@6% RM 5.30'])];
+    // Same head, so the first KUCHAI receipt is taken for the other company's.
+    expect(identify([m], kuchaiFirst)?.id).toBe('ven_m');
+    const k = teachVendor([m], 'ven_m', kuchaiFirst, {}, taught({ vendor_name: 'MR. D.I.Y. (KUCHAI) SDN BHD', total: 119.7 }), 'ven_k');
+    expect(k.id).toBe('ven_k');
+    expect(identify([m, k], [diy('MR. D.I.Y. (M) SDN BHD', '860671-D', '2.10')])?.id).toBe('ven_m');
+    expect(identify([k, m], [diy('MR. D.I.Y. (KUCHA1) SDN BHD', '750441-H', '2.00')])?.id).toBe('ven_k');
+    // A head alike another company's but printing a registration number far from all of its own is not that company's.
+    const kOnly = learn(null, 'ven_k', kuchaiFirst, {}, taught({ vendor_name: 'MR. D.I.Y. (KUCHAI) SDN BHD' }));
+    kOnly.regs = ['750441', '000473792512'];
+    expect(identify([kOnly], mLater)).toBeNull();
+    expect(identify([kOnly], [page(['MR. D.I.Y. (KUCHAI) SDN BHD', '(GST ID No :000473792812)', 'LOT 1851-A & 1851-B, JALAN KPB 6,', '43300 SERI KEMBANGAN, SELANGOR', '-TAX INVOICE-'])])?.id).toBe('ven_k');
+    // Another spelling of the taught name, or no name, still teaches the recognised memory; its taught name is kept.
+    expect(teachVendor([m], 'ven_m', kuchaiFirst, {}, taught({ vendor_name: 'MR D.I.Y. (M) SDN. BHD.' }), 'ven_x').id).toBe('ven_m');
+    const again = teachVendor([m], 'ven_m', kuchaiFirst, { vendor_name: { value: 'MR. D.I.Y. (KUCHAI) SDN BHD', text: '', confidence: 1, page: 1, bbox: [0, 0, 0, 0] } }, taught({ total: 119.7 }), 'ven_x');
+    expect([again.id, again.name]).toEqual(['ven_m', 'MR. D.I.Y. (M) SDN BHD']);
   });
 
   it('another name, or none, makes a new memory; a recognised document teaches the one recognised', () => {

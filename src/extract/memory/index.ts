@@ -9,7 +9,7 @@ import { readCustomFields } from './custom.js';
 import { identify, readWithMemory } from './read.js';
 import { locateValue as locate } from './spans.js';
 import { learn, type Taught, type VendorMemory } from './memory.js';
-import { keepWords, kindOf, norm, type Kind } from './words.js';
+import { keepWords, kindOf, norm, similarity, type Kind } from './words.js';
 
 export { learn, type VendorMemory, type Taught, type FieldRule } from './memory.js';
 export { identify, readWithMemory } from './read.js';
@@ -29,12 +29,17 @@ export function locateValue(pages: Parameters<typeof locate>[0], key: string, va
  * fingerprint, instead of making a second memory), else a new one `newId`.
  */
 export function teachVendor(memories: VendorMemory[], usedId: string | undefined, pages: StoredPage[], engine: Record<string, Field | null>, taught: Taught, newId: string): VendorMemory {
-  const used = memories.find((m) => m.id === usedId) ?? identify(memories, pages);
-  if (used) return learn(used, used.id, pages, engine, taught);
   const name = taught.values.get('vendor_name');
-  const named = name === undefined ? undefined : memories.find((m) => m.name && norm(m.name) === norm(String(name)));
+  // A memory whose taught name the correction contradicts is another vendor's (a shop of the same chain, on the same head): never renamed and merged into it.
+  const sameVendor = (m: VendorMemory) => name === undefined || !m.nameTaught || alikeNames(m.name, String(name));
+  const used = [memories.find((m) => m.id === usedId), identify(memories.filter(sameVendor), pages)].find((m) => m && sameVendor(m));
+  if (used) return learn(used, used.id, pages, engine, taught);
+  const named = name === undefined ? undefined : memories.find((m) => m.name && alikeNames(m.name, String(name)));
   return named ? learn(named, named.id, pages, engine, taught, { keepHead: true }) : learn(null, newId, pages, engine, taught);
 }
+
+/** Two spellings of one vendor's name (`AEON CO. (M) BHD`, `AEON CO (M) BHD`), not two companies of a chain (`MR. D.I.Y. (M)`, `MR. D.I.Y. (KUCHAI)`). */
+export const alikeNames = (a: string, b: string): boolean => similarity(norm(a).replace(/ /g, ''), norm(b).replace(/ /g, '')) >= 0.9;
 
 const TOTALS = ['subtotal', 'tax', 'total'];
 

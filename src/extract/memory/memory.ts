@@ -25,6 +25,8 @@ export interface FieldRule {
 export interface VendorMemory {
   id: string;
   name: string;
+  /** The name came from a correction (else it is the engine's reading). */
+  nameTaught?: boolean;
   /** Identifiers printed on the vendor's documents (tax id, IBAN), letters and digits only. */
   ids: string[];
   /** Registration numbers printed in the head (company number, GST or VAT id), their digits only. */
@@ -114,7 +116,8 @@ export function learn(prev: VendorMemory | null, id: string, pages: StoredPage[]
   const mem: VendorMemory = prev ? { ...prev, fields: { ...prev.fields } } : { id, name: '', ids: [], tokens: [], fields: {} };
   if (!(opts.keepHead && mem.tokens.length)) mem.tokens = headTokens(pages);
   const name = taught.values.get('vendor_name') ?? engine.vendor_name?.value;
-  if (name !== undefined) mem.name = String(name);
+  if (name !== undefined && !(mem.nameTaught && !taught.values.has('vendor_name'))) mem.name = String(name);
+  if (taught.values.has('vendor_name')) mem.nameTaught = true;
   const ids = new Set(mem.ids);
   for (const k of ['vendor_tax_id', 'iban']) {
     const v = taught.values.get(k) ?? engine[k]?.value;
@@ -140,9 +143,9 @@ export function learn(prev: VendorMemory | null, id: string, pages: StoredPage[]
 }
 
 /** A label that names a total, also as OCR misreads it (`Tolal`, `T0TAL`). */
-const TOTAL_WORD = /\b(?:t[o0][tl][a4][l1i]|grand|payable|jumlah|due|gesamt|summe|ttc|totaal|totale)\b/;
+export const TOTAL_WORD = /\b(?:t[o0][tl][a4][l1i]|grand|payable|jumlah|due|gesamt|summe|ttc|totaal|totale)\b/;
 /** A line that says how the total was paid or what came back, not the total. */
-const TENDER = /\b(?:cash|change|credit|card|visa|master|edc|paid|tendered|debit|amex|voucher|bal|balance)\b/;
+export const TENDER = /\b(?:cash|change|credit|card|visa|master|edc|paid|tendered|debit|amex|voucher|bal|balance)\b/;
 
 /**
  * Where a corrected total was printed, when it was printed several times (`Sub total`, `Total

@@ -5,9 +5,9 @@
  */
 import type { BBox, Field, StoredPage } from '../types.js';
 import { anchorOf, anchorScore, spans, valueOf, occurrences, type Anchor } from './spans.js';
-import { headCodes, headTokens, idKey, type FieldRule, type VendorMemory } from './memory.js';
+import { headCodes, headTokens, idKey, TENDER, TOTAL_WORD, type FieldRule, type VendorMemory } from './memory.js';
 import type { DateOrder } from '../locale/dates.js';
-import { boxOf, containment, jaccard, norm, pageLines, similarity, trigrams, type MLine } from './words.js';
+import { boxOf, containment, jaccard, joinSplitAmounts, norm, pageLines, similarity, trigrams, type MLine } from './words.js';
 
 /** Every word of the pages run together, letters and digits only: where an identifier is looked for. */
 const allText = (pages: StoredPage[]): string => idKey(pages.flatMap((p) => p.words.map((w) => w[0])).join(''));
@@ -37,6 +37,8 @@ export function identify(memories: VendorMemory[], pages: StoredPage[]): VendorM
     const nameHit = !!name && (named >= MIN_NAME || head.some((l, i) => similarity(l, name) >= 0.85 || similarity(`${l} ${head[i + 1] ?? ''}`.trim(), name) >= 0.85));
     const j = jaccard(trigrams(mem.tokens), tokens);
     if (!(idHit || (nameHit && j >= 0.2) || j >= MIN_HEAD)) continue;
+    // A GST or company number of the head far from the vendor's own is another company's: a chain's other company on the same head (`MR. D.I.Y. (M)` and `(KUCHAI)`).
+    if (!idHit && (mem.regs ?? []).some((r) => codes.some((c) => otherCode(r, c)))) continue;
     const score = (idHit ? 2 : 0) + named + j;
     if (!best || score > best.score) best = { mem, score };
   }
@@ -48,6 +50,12 @@ export function sameCode(a: string, b: string): boolean {
   if (a === b) return true;
   if (Math.min(a.length, b.length) < 9 || Math.abs(a.length - b.length) > 1) return false;
   return Math.round((1 - similarity(a, b)) * Math.max(a.length, b.length)) <= 1;
+}
+
+/** Two long registration numbers of one kind (lengths one apart at most) that differ in more digits than a poor reading garbles (4 or more): two companies'. */
+export function otherCode(a: string, b: string): boolean {
+  if (Math.min(a.length, b.length) < 9 || Math.abs(a.length - b.length) > 1) return false;
+  return Math.round((1 - similarity(a, b)) * Math.max(a.length, b.length)) >= 4;
 }
 
 /** How much of a vendor's name (its trigrams) the head must print. */
@@ -77,7 +85,7 @@ export function readWithMemory(mem: VendorMemory, pages: StoredPage[]): { read: 
     }
     const f = anchoredField(rule, pages);
     if (f && key === 'total' && typeof f.field.value === 'number') {
-      const r = afterRounding(f.field.value, f.line, f.lines);
+      const r = afterRounding(f.field.value, f.line, f.lines) ?? afterDiscount(f.field.value, f.line, f.lines);
       if (r) f.field = { ...f.field, value: r.value, text: r.line.words.map((w) => w.text).join(' '), bbox: boxOf(r.line.words) };
     }
     if (f?.labelled) read[key] = f.field;
@@ -113,7 +121,7 @@ function anchoredField(rule: FieldRule, pages: StoredPage[]): { field: Field; la
     const at = i === 0 ? 'first' : 'last';
     const mine = rule.anchors.filter((a) => a.at === at || pages.length === 1);
     if (!mine.length) return;
-    const lines = pageLines(p);
+    const lines = rule.kind === 'number' ? joinSplitAmounts(pageLines(p)) : pageLines(p);
     const maxN = Math.max(...mine.map((a) => a.n)) + 1;
     for (const s of spans(p, lines, maxN)) {
       let value = valueOf(rule.kind, s.text, rule.order ?? 'dmy');
@@ -194,6 +202,34 @@ export function afterRounding(total: number, line: MLine, lines: MLine[]): { val
       const v = Number(`${m[1]!.replace(/[,.]/g, '')}.${m[2]}`);
       if (v !== total && Math.abs(v - total) < 0.1) return { value: v, line: l };
     }
+  }
+  return null;
+}
+
+/** A line that takes an amount off the total: a discount, coupon, voucher or promotion. */
+const DISCOUNT = /\b(?:disc|discount|coupon|voucher|promo|promotion|rebate|less|potongan|diskaun|rabatt|remise|descuento|korting|sconto)\w*/i;
+
+/**
+ * The total after a discount: when the total read is followed (within five lines) by discount
+ * lines and then a line labelled as a total (not a payment) whose amount is the total read less
+ * those discounts, that one — a vendor whose first receipt had no discount printed the same
+ * figure at its sub-total and its grand total (`Sub-Total 45.70`, `Coupon Discount 14.80`,
+ * `Grand Total 30.90`).
+ */
+export function afterDiscount(total: number, line: MLine, lines: MLine[]): { value: number; line: MLine } | null {
+  let off = 0;
+  for (const l of lines.slice(line.index + 1, line.index + 6)) {
+    const text = l.words.map((w) => w.text).join(' ');
+    const amounts = [...text.matchAll(AMOUNT)].map((m) => Number(`${m[1]!.replace(/[,.]/g, '')}.${m[2]}`));
+    if (!amounts.length) continue;
+    const label = norm(text.replace(AMOUNT, ' '));
+    if (DISCOUNT.test(label) && !TOTAL_WORD.test(label)) {
+      off += amounts[amounts.length - 1]!;
+      continue;
+    }
+    if (!TOTAL_WORD.test(label) || TENDER.test(label)) continue;
+    const v = amounts[amounts.length - 1]!;
+    if (off > 0 && Math.abs(total - off - v) < 0.005) return { value: v, line: l };
   }
   return null;
 }

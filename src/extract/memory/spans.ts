@@ -5,7 +5,7 @@
  */
 import type { DateOrder } from '../locale/dates.js';
 import type { BBox, StoredPage } from '../types.js';
-import { boxOf, norm, pageLines, readDate, readNumber, similarity, type Kind, type MLine, type MWord } from './words.js';
+import { boxOf, joinSplitAmounts, norm, pageLines, readDate, readNumber, similarity, type Kind, type MLine, type MWord } from './words.js';
 
 export interface Span {
   page: number;
@@ -102,7 +102,7 @@ export function occurrences(pages: StoredPage[], kind: Kind, value: string | num
   const out: Occurrence[] = [];
   const n = kind === 'text' ? Math.min(12, norm(String(value)).split(' ').length + 2) : 3;
   pages.forEach((p, i) => {
-    const lines = pageLines(p);
+    const lines = kind === 'number' ? joinSplitAmounts(pageLines(p)) : pageLines(p);
     for (const s of spans(p, lines, n)) {
       const m = matches(kind, s.text, value);
       if (!m) continue;

@@ -60,6 +60,36 @@ export function pageLines(p: StoredPage): MLine[] {
   return lines.map((l, index) => ({ page: p.page, index, words: l.words.sort((a, b) => a.x0 - b.x0) }));
 }
 
+/** A piece of an amount OCR split at the printer's wide spacing (`1 6 . 00`). */
+const AMOUNT_PIECE = /^[\d.,]{1,3}$/;
+const SPLIT_AMOUNT = /^\d{1,4}[.,]\d{2}$/;
+
+/**
+ * The lines with an amount that OCR read as pieces (`TOTAL 1 6 . 00`, `CHANGE 0 . 00`) made one
+ * word again: two or more short runs of digits and marks, less than a line's height apart, that
+ * together read as an amount with its cents.
+ */
+export function joinSplitAmounts(lines: MLine[]): MLine[] {
+  return lines.map((line) => {
+    const out: MWord[] = [];
+    const ws = line.words;
+    for (let i = 0; i < ws.length; i++) {
+      let joined: MWord | null = null;
+      for (let j = i + 1; j < ws.length && AMOUNT_PIECE.test(ws[j]!.text) && AMOUNT_PIECE.test(ws[i]!.text); j++) {
+        if (ws[j]!.x0 - ws[j - 1]!.x1 > Math.max(ws[j]!.y1 - ws[j]!.y0, ws[j - 1]!.y1 - ws[j - 1]!.y0)) break;
+        const text = ws.slice(i, j + 1).map((w) => w.text).join('');
+        if (SPLIT_AMOUNT.test(text)) {
+          joined = { text, x0: ws[i]!.x0, y0: Math.min(...ws.slice(i, j + 1).map((w) => w.y0)), x1: ws[j]!.x1, y1: Math.max(...ws.slice(i, j + 1).map((w) => w.y1)) };
+          i = j;
+          break;
+        }
+      }
+      out.push(joined ?? ws[i]!);
+    }
+    return out.length === ws.length ? line : { ...line, words: out };
+  });
+}
+
 export const boxOf = (words: MWord[]): BBox => [Math.min(...words.map((w) => w.x0)), Math.min(...words.map((w) => w.y0)), Math.max(...words.map((w) => w.x1)), Math.max(...words.map((w) => w.y1))];
 
 /** What kind of value a field holds: how its text is read and compared. */
