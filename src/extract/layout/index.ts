@@ -7,9 +7,10 @@ import { turnBack, turnUpright } from './turn.js';
 import { withoutLeaders } from './leaders.js';
 import { mergeRulings } from './rulings.js';
 import { latticeTables } from './lattice.js';
-import { textLines } from './lines.js';
+import { textLines, type TextLine } from './lines.js';
 import { tableBlocks } from './blocks.js';
 import { streamTable } from './stream.js';
+import { withHeaderAbove } from './header.js';
 
 export { stitchTables } from './stitch.js';
 
@@ -53,7 +54,11 @@ function uprightTables(layout: PageLayout): Table[] {
     const t = streamTable(layout.page, block);
     if (t && !inFigure(t.bbox, layout.figures)) tables.push(t);
   }
-  return tables;
+  // Header lines left above a table (a filled header band outside its rules, a wide gap).
+  const claimed = [...lattice.map((t) => t.box), ...tables.map((t) => t.bbox)];
+  const left = textLines(rest.filter((w) => !claimed.some((b) => inside(w, b))));
+  const used = new Set<TextLine>();
+  return tables.map((t) => withHeaderAbove(t, left, used));
 }
 
 /** Figures' labels: at least this share of the table's box lies in figures (side by side charts count together). */

@@ -1,0 +1,112 @@
+/**
+ * A header row left outside its table: a ruled body under a header set on a filled band the
+ * rules do not frame (white text on colour), or a stream body its header stands apart from by a
+ * wider gap than the rows' own. A line just above a table whose pieces each sit over the table's
+ * columns, covering most of them, is the table's header row; the line above that, too, when it
+ * does the same (a header group over its columns). Pieces count, not columns: a caption's label and
+ * title ("表 5-18:  …", read as "R518:") stand over two of six columns.
+ */
+import type { BBox, Cell, Table } from '../types.js';
+import { median, type Chunk, type TextLine } from './lines.js';
+
+/** A header stands at most this far (× font size) above the table's top. */
+const HEADER_GAP_EM = 2.5;
+/** The header line lies within the table's sides, give or take this (× font size). */
+const SIDE_EM = 1;
+/** A piece of this many words is a sentence, not a column heading. */
+const MAX_WORDS = 6;
+/** At most this many lines are taken above a table. */
+const MAX_LINES = 2;
+
+/** Each column's x range, from the cells that lie in it alone. */
+function columnRanges(t: Table): ([number, number] | null)[] {
+  return Array.from({ length: t.n_cols }, (_, c) => {
+    const cells = t.cells.filter((x) => x.col === c && x.col_span === 1 && x.text.trim() !== '');
+    return cells.length ? [Math.min(...cells.map((x) => x.bbox[0])), Math.max(...cells.map((x) => x.bbox[2]))] : null;
+  });
+}
+
+/** The columns a piece of the header stands over: those it overlaps much, or the nearest. */
+function columnsOf(chunk: Chunk, ranges: ([number, number] | null)[]): number[] {
+  const width = chunk.x1 - chunk.x0;
+  const over: number[] = [];
+  ranges.forEach((r, c) => {
+    if (!r) return;
+    const ov = Math.min(r[1], chunk.x1) - Math.max(r[0], chunk.x0);
+    if (ov > 0 && (ov >= 0.25 * width || ov >= 0.5 * (r[1] - r[0]))) over.push(c);
+  });
+  return over;
+}
+
+/** Header cells of a line: one per piece over its columns; null when a piece stands over none or two share one. */
+function headerCells(line: TextLine, ranges: ([number, number] | null)[], row: number): Cell[] | null {
+  const cells: Cell[] = [];
+  for (const chunk of line.chunks) {
+    if (chunk.words.length >= MAX_WORDS) return null;
+    const cols = columnsOf(chunk, ranges);
+    if (cols.length === 0) return null;
+    const col = cols[0], span = cols[cols.length - 1] - col + 1;
+    if (cells.some((c) => c.col + c.col_span > col && col + span > c.col)) return null;
+    cells.push({ row, col, row_span: 1, col_span: span, text: chunk.text, bbox: [chunk.x0, chunk.y0, chunk.x1, chunk.y1], confidence: confidence(chunk) });
+  }
+  return cells;
+}
+
+function confidence(chunk: Chunk): number | null {
+  const cs = chunk.words.map((w) => w.confidence).filter((c): c is number => c !== null);
+  return cs.length ? Math.min(...cs) : null;
+}
+
+/**
+ * The table with the header lines found just above it (`lines`: the page's text lines no table
+ * holds, top to bottom); the lines taken are added to `used`.
+ */
+export function withHeaderAbove(t: Table, lines: TextLine[], used: Set<TextLine>): Table {
+  const ranges = columnRanges(t);
+  const filledCols = ranges.filter((r) => r !== null).length;
+  if (filledCols < 2) return t;
+  const size = median(t.cells.filter((c) => c.text.trim() !== '').map((c) => c.bbox[3] - c.bbox[1])) || 10;
+  let top = t.bbox[1];
+  let table = t;
+  for (let taken = 0; taken < MAX_LINES; taken++) {
+    const above = lines.filter((l) => !used.has(l) && l.y1 <= top + 0.2 * l.size && l.y1 > top - HEADER_GAP_EM * Math.max(size, l.size));
+    const line = above[above.length - 1];
+    if (!line || line.chunks.length < 2) break;
+    if (line.x0 < t.bbox[0] - SIDE_EM * line.size || line.x1 > t.bbox[2] + SIDE_EM * line.size) break;
+    // Nothing else between the line and the table (a note beside the table's top).
+    if (lines.some((l) => l !== line && l.y0 > line.y1 && l.y1 < top + 0.2 * l.size && l.x1 > t.bbox[0] && l.x0 < t.bbox[2])) break;
+    const cells = headerCells(line, ranges, 0);
+    if (!cells) break;
+    // Headings over most columns, not a caption's label and title over two or three.
+    if (cells.length < Math.max(2, Math.ceil(filledCols / 2))) break;
+    table = prependRow(table, cells);
+    used.add(line);
+    top = line.y0;
+  }
+  return table;
+}
+
+/** The table with one row of cells put on top; positions no cell covers get an empty one. */
+function prependRow(t: Table, cells: Cell[]): Table {
+  const shifted = t.cells.map((c) => ({ ...c, row: c.row + 1 }));
+  const y0 = Math.min(...cells.map((c) => c.bbox[1])), y1 = Math.max(...cells.map((c) => c.bbox[3]));
+  const colX = (c: number): [number, number] => {
+    const xs = t.cells.filter((x) => x.col === c && x.col_span === 1);
+    return xs.length ? [Math.min(...xs.map((x) => x.bbox[0])), Math.max(...xs.map((x) => x.bbox[2]))] : [t.bbox[0], t.bbox[2]];
+  };
+  const empty: Cell[] = [];
+  for (let c = 0; c < t.n_cols; c++) {
+    if (cells.some((x) => x.col <= c && c < x.col + x.col_span)) continue;
+    const [x0, x1] = colX(c);
+    empty.push({ row: 0, col: c, row_span: 1, col_span: 1, text: '', bbox: [x0, y0, x1, y1], confidence: null });
+  }
+  const round = (v: number) => Math.round(v * 100) / 100;
+  const top = [...cells, ...empty].map((c) => ({ ...c, bbox: c.bbox.map(round) as BBox }));
+  return {
+    ...t,
+    n_rows: t.n_rows + 1,
+    header_rows: Math.max(1, t.header_rows + 1),
+    bbox: [Math.min(t.bbox[0], ...cells.map((c) => c.bbox[0])), round(y0), Math.max(t.bbox[2], ...cells.map((c) => c.bbox[2])), t.bbox[3]].map(round) as BBox,
+    cells: [...top, ...shifted].sort((a, b) => a.row - b.row || a.col - b.col),
+  };
+}

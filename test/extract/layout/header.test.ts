@@ -1,0 +1,52 @@
+/** Header rows left outside their table: above a ruled body, or set apart by a wide gap. */
+import { describe, expect, it } from 'vitest';
+import { detectTables } from '../../../src/extract/layout/index.js';
+import { makePdf, drawRows } from '../pdf/helpers.js';
+import { grid, layouts } from './helpers.js';
+
+const BODY = [
+  ['Austria', '92.9', '7.1', '5,821'],
+  ['Belgium', '0', '100.0', '5,906'],
+  ['Bulgaria', '0', '100.0', '38'],
+  ['Cyprus', '100.0', '0', '17'],
+];
+const HEADER = ['Country', 'Domestic', 'Imported', 'Total'];
+const COLS = [60, 200, 300, 400];
+
+describe('header rows above a table', () => {
+  it('joins a header standing above a ruled body to the table', async () => {
+    const bytes = await makePdf((page, font) => {
+      // As a page image of white text on a colour band reads: no rule frames the header; the
+      // body is ruled under every row.
+      drawRows(page, font, [HEADER], COLS, 500, 0);
+      drawRows(page, font, BODY, COLS, 474, 20);
+      for (let r = 0; r <= BODY.length; r++) page.drawLine({ start: { x: 50, y: 490 - r * 20 }, end: { x: 460, y: 490 - r * 20 }, thickness: 0.5 });
+      for (const x of [50, 460]) page.drawLine({ start: { x, y: 490 }, end: { x, y: 490 - BODY.length * 20 }, thickness: 0.5 });
+    }, { width: 520, height: 600 });
+    const tables = detectTables((await layouts(bytes))[0]);
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])).toEqual([HEADER, ...BODY]);
+    expect(tables[0].header_rows).toBe(1);
+  });
+
+  it('joins a header set two lines above an unruled body', async () => {
+    const bytes = await makePdf((page, font) => {
+      drawRows(page, font, [HEADER], COLS, 500, 0);
+      drawRows(page, font, BODY, COLS, 470, 14);
+    }, { width: 520, height: 600 });
+    const tables = detectTables((await layouts(bytes))[0]);
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])).toEqual([HEADER, ...BODY]);
+  });
+
+  it('leaves out a caption whose label and title stand over two of the columns', async () => {
+    const bytes = await makePdf((page, font) => {
+      page.drawText('Table 5', { x: 60, y: 500, size: 10, font });
+      page.drawText('Cases by country', { x: 200, y: 500, size: 10, font });
+      drawRows(page, font, [['Country', 'Domestic', 'Imported', 'Total', 'Share'], ...BODY.map((r) => [...r, '1%'])], [...COLS, 480], 470, 14);
+    }, { width: 560, height: 600 });
+    const tables = detectTables((await layouts(bytes))[0]);
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])[0]).toEqual(['Country', 'Domestic', 'Imported', 'Total', 'Share']);
+  });
+});
