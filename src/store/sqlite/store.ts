@@ -39,6 +39,34 @@ function signalsFor(path: string): { work: EventEmitter; changes: LocalChanges }
   return s;
 }
 
+/** How long a read of `data_version` may be reused, at most: also never past its event-loop turn. */
+const EPOCH_REUSE_MS = 1;
+
+/**
+ * `read`, reused by the later calls of the same event-loop turn for up to `EPOCH_REUSE_MS`. The
+ * key cache asks for the epoch on every request, and each read of `data_version` is a read
+ * transaction (its locks are system calls): as much CPU as the status endpoint's own row read.
+ * Requests read from their sockets in one turn share a read; a request that arrives after
+ * another process's commit (a revocation) is read in a later turn, which reads again (at worst,
+ * bytes that land while a turn runs see a read at most 1 ms old).
+ */
+function turnMemo(read: () => number): () => number {
+  let value = 0;
+  let readAt = -Infinity;
+  let fresh = false;
+  return () => {
+    const now = performance.now();
+    if (fresh && now - readAt < EPOCH_REUSE_MS) return value;
+    readAt = now;
+    value = read();
+    if (!fresh) {
+      fresh = true;
+      setImmediate(() => (fresh = false));
+    }
+    return value;
+  };
+}
+
 /** One upload's rows, as `insertDocuments` takes them. */
 interface Upload {
   accountId: string;
@@ -79,7 +107,7 @@ export class SqliteStore implements Store {
     // data_version moves when another connection commits: a process that shares the file
     // (`tablemill keys revoke`) may have changed what this process's caches hold.
     const dataVersion = this.db.prepare('PRAGMA data_version').pluck();
-    this.changes = signals.changes.withEpoch(() => dataVersion.get() as number);
+    this.changes = signals.changes.withEpoch(turnMemo(() => dataVersion.get() as number));
     this.webhooks = new SqliteWebhookStore(this.db, this.changes);
     this.idempotency = new SqliteIdempotencyStore(this.db);
     this.rateLimits = sqliteRateLimits(this.db);
