@@ -30,6 +30,7 @@ const SOLID_GLYPHS = 0.5;
 function solidMask(gray: GrayImage, t: number, k: number): BinaryImage {
   const { width: w, height: h, data } = gray;
   const out = new Uint8Array(w * h);
+  let marked = false;
   for (let y = 0; y < h; y++) {
     const row = y * w;
     for (let x = 0; x < w; ) {
@@ -39,21 +40,32 @@ function solidMask(gray: GrayImage, t: number, k: number): BinaryImage {
       }
       const s = x;
       while (x < w && data[row + x] <= t) x++;
-      if (x - s >= k) out.fill(1, row + s, row + x);
+      if (x - s >= k) {
+        out.fill(1, row + s, row + x);
+        marked = true;
+      }
     }
   }
-  // Down each column: the length of the dark run a pixel is in, from a count going down and the
-  // run's total carried back up.
-  const run = new Uint16Array(w * h);
+  // A page without a dark run k long across (most text pages) has nothing to check down.
+  if (!marked) return { data: out, width: w, height: h };
+  // Down each column in one pass: where a dark run ends shorter than k, its marks are cleared.
+  // Only the row each column's current run started on is kept (no run lengths per pixel).
+  const start = new Int32Array(w).fill(-1);
+  const clear = (x: number, from: number, to: number) => {
+    for (let y = from; y < to; y++) out[y * w + x] = 0;
+  };
   for (let y = 0; y < h; y++) {
     const row = y * w;
-    for (let x = 0; x < w; x++) if (data[row + x] <= t) run[row + x] = y > 0 ? Math.min(65535, run[row - w + x] + 1) : 1;
+    for (let x = 0; x < w; x++) {
+      if (data[row + x] <= t) {
+        if (start[x] < 0) start[x] = y;
+      } else if (start[x] >= 0) {
+        if (y - start[x] < k) clear(x, start[x], y);
+        start[x] = -1;
+      }
+    }
   }
-  for (let y = h - 2; y >= 0; y--) {
-    const row = y * w;
-    for (let x = 0; x < w; x++) if (run[row + x] && run[row + w + x]) run[row + x] = run[row + w + x];
-  }
-  for (let i = 0; i < out.length; i++) if (out[i] && run[i] < k) out[i] = 0;
+  for (let x = 0; x < w; x++) if (start[x] >= 0 && h - start[x] < k) clear(x, start[x], h);
   return { data: out, width: w, height: h };
 }
 
@@ -69,6 +81,8 @@ export interface DarkRegions {
    */
   surrounds: Component[];
   solid: BinaryImage;
+  /** The page's Otsu level, the darkness test of the solid mask. */
+  level: number;
 }
 
 /** The dark fills and surrounds of a grey page, with the solid mask they were found in. */
@@ -84,7 +98,7 @@ export function darkFills(gray: GrayImage, glyph: number): DarkRegions {
     if (w >= MIN_WIDTH_GLYPHS * glyph && h >= MIN_HEIGHT_GLYPHS * glyph && c.pixels >= MIN_FILL_DENSITY * w * h) fills.push(c);
     else if (edge && Math.max(w, h) >= SURROUND_GLYPHS * glyph) surrounds.push(c);
   }
-  return { fills, surrounds, solid };
+  return { fills, surrounds, solid, level: t };
 }
 
 /** Clears the ink on each surround's own pixels (not on the sheet it frames); returns how many. */
@@ -110,8 +124,7 @@ export function clearSurrounds(ink: BinaryImage, found: DarkRegions): number {
  */
 export function invertFills(ink: BinaryImage, gray: GrayImage, found: DarkRegions): number {
   const { width: w, data } = gray;
-  const { fills, solid } = found;
-  const t = otsuThreshold(gray);
+  const { fills, solid, level: t } = found;
   let done = 0;
   for (const f of fills) {
     const inside = fillRegion(solid, f);
