@@ -7,7 +7,8 @@
       "libraries": ["<!@(pkg-config --libs tesseract lept)"],
       "defines": ["NAPI_VERSION=8", "NODE_ADDON_API_DISABLE_DEPRECATED"],
       "cflags_cc!": ["-fno-exceptions"],
-      "cflags_cc": ["-std=c++17", "-O2", "-fexceptions"]
+      "cflags_cc": ["-std=c++17", "-O2", "-fexceptions"],
+      "ldflags": ["-Wl,--version-script=<(module_root_dir)/gomp.map"]
     }
   ]
 }

@@ -12,6 +12,44 @@
 #include <string>
 #include <vector>
 
+// libtesseract's OpenMP regions, run in the calling thread. Debian's libtesseract is built with
+// OpenMP: LSTM::Forward opens a parallel region for every time step of every line, and with one
+// thread (OMP_THREAD_LIMIT=1, our policy: one document per core) libgomp still builds a team,
+// waits on its barrier and wakes it with a futex call each time — 20 % of the CPU of a page's
+// recognition on the ICDAR bench pages (perf: libgomp and the kernel's syscall path), the same
+// words. These definitions carry libgomp's symbol versions (gomp.map), and an addon comes before
+// its own dependencies in their lookup scope, so libtesseract loaded by this addon binds to them;
+// other libraries in the process (onnxruntime) keep libgomp. openmpRegions() counts the regions
+// run here, so a test can tell that the binding took.
+namespace {
+std::atomic<unsigned long> g_openmp_regions{0};
+thread_local unsigned t_section_next = 0, t_section_count = 0;
+}  // namespace
+
+extern "C" {
+__attribute__((visibility("default"))) void GOMP_parallel(void (*fn)(void*), void* data, unsigned, unsigned) {
+  g_openmp_regions.fetch_add(1, std::memory_order_relaxed);
+  fn(data);
+}
+// `#pragma omp parallel sections`: the outlined body asks GOMP_sections_next for section 1, 2, …
+// until it answers 0; one thread runs them all, in order. Saved and restored for nesting.
+__attribute__((visibility("default"))) void GOMP_parallel_sections(void (*fn)(void*), void* data, unsigned, unsigned count, unsigned) {
+  g_openmp_regions.fetch_add(1, std::memory_order_relaxed);
+  const unsigned next = t_section_next, total = t_section_count;
+  t_section_next = 1;
+  t_section_count = count;
+  fn(data);
+  t_section_next = next;
+  t_section_count = total;
+}
+__attribute__((visibility("default"))) unsigned GOMP_sections_next(void) {
+  return t_section_next <= t_section_count ? t_section_next++ : 0;
+}
+__attribute__((visibility("default"))) void GOMP_sections_end_nowait(void) {}
+__attribute__((visibility("default"))) int omp_get_num_threads(void) { return 1; }
+__attribute__((visibility("default"))) int omp_get_thread_num(void) { return 0; }
+}
+
 namespace {
 
 // Bumped by cancelAll(): every recognition that started before stops at its next word.
@@ -97,6 +135,9 @@ class Engine : public Napi::ObjectWrap<Engine> {
       return info.Env().Undefined();
     }));
     exports.Set("version", Napi::String::New(env, tesseract::TessBaseAPI::Version()));
+    exports.Set("openmpRegions", Napi::Function::New(env, [](const Napi::CallbackInfo& info) {
+      return Napi::Number::New(info.Env(), static_cast<double>(g_openmp_regions.load()));
+    }));
     return exports;
   }
 

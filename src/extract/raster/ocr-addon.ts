@@ -21,6 +21,8 @@ interface Addon {
   version: string;
   /** Stops every recognition running in this process, in every thread, at its next word. */
   cancelAll(): void;
+  /** How many of libtesseract's OpenMP regions the addon has run in the calling thread (native/ocr.cc). */
+  openmpRegions(): number;
 }
 
 /** Where node-gyp puts the addon (scripts/build-native.js builds it at `npm install`). */
@@ -39,6 +41,8 @@ function loadAddon(): Addon | null {
   if (addon !== undefined) return addon;
   // libtesseract's LSTM runs OpenMP sections of 4 threads; the engine already runs one document
   // per core, and extra threads only spin against each other (a page took 8× longer with them).
+  // The addon now runs libtesseract's regions itself, in the calling thread (native/ocr.cc); the
+  // limit still holds libgomp to one thread for an addon built before that.
   // libgomp reads OMP_THREAD_LIMIT once, from the real environment, when it is loaded with the
   // addon. Set here, that reaches it only from the main thread (the CLI, the benchmark): a worker
   // thread's process.env is its own copy, so the extraction pool sets it before its threads start.
@@ -78,6 +82,14 @@ function slotFor(langs: string): Slot | null {
 /** Whether the addon is built and has these languages (checked once per language set). */
 export function addonAvailable(langs: string): boolean {
   return slotFor(langs) !== null;
+}
+
+/**
+ * How many OpenMP regions of libtesseract the addon ran itself, serially (native/ocr.cc: not
+ * libgomp's team of one, which cost a futex call per region); null where the addon is not built.
+ */
+export function openmpRegionsRun(): number | null {
+  return loadAddon()?.openmpRegions() ?? null;
 }
 
 /** The libtesseract version of the addon, or null when it is not built. */

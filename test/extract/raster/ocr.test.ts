@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { PDFDocument } from 'pdf-lib';
 import { extractImagePages, closeOcr, nativeAvailable, addonAvailable } from '../../../src/extract/raster/index.js';
-import { cancelAllRecognitions, recognizeAddon, recognizeAddonMany } from '../../../src/extract/raster/ocr-addon.js';
+import { cancelAllRecognitions, openmpRegionsRun, recognizeAddon, recognizeAddonMany } from '../../../src/extract/raster/ocr-addon.js';
 import sharp from 'sharp';
 import { languageDir } from '../../../src/extract/raster/ocr-js.js';
 import { recognizeNativeMany } from '../../../src/extract/raster/ocr-native.js';
@@ -61,7 +61,11 @@ describe('OCR', () => {
     { timeout: 180_000 },
     async () => {
       const opts = { ...DEFAULT_EXTRACT_OPTIONS, ocrEngine: 'native' as const };
+      const regions = openmpRegionsRun()!;
       const [inProcess] = await extractImagePages(photo, 'image/jpeg', opts);
+      // libtesseract's OpenMP regions (one per LSTM time step) ran in the addon's serial stand-ins,
+      // not through libgomp's team of one and its futex call each, as in the program.
+      expect(openmpRegionsRun()! - regions).toBeGreaterThan(1000);
       const [program] = await extractImagePages(photo, 'image/jpeg', { ...opts, ocrEngine: 'program' });
       expect(inProcess.words.length).toBeGreaterThan(40);
       // Same library, same model, same 1-bit page: the same words, boxes and confidences.
