@@ -11,8 +11,8 @@
  *
  *   node bin/run-ts.js scripts/vendor-memory.ts --local DIR [--set …]
  *
- * does the same in this process, without a server: the engine's two halves (`readLayouts`, kept
- * in DIR by the file's bytes, then `resultFromLayouts`) and the service's learning step
+ * does the same in this process, without a server: the engine's steps (`readLayouts`, kept
+ * in DIR by the file's bytes, then `resultFromLayouts` and `rereadLost`) and the service's learning step
  * (`teachVendor`), so a change to vendor memory reruns in seconds once the pages are read.
  */
 import { createHash } from 'node:crypto';
@@ -20,7 +20,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { TablemillClient, type Correction, type DocumentResult } from '@tablemill/client';
 import { extractOptions, loadConfig } from '../src/config.js';
-import { readLayouts, resultFromLayouts } from '../src/extract/index.js';
+import { readLayouts, rereadLost, resultFromLayouts } from '../src/extract/index.js';
 import { teachVendor, type VendorMemory } from '../src/extract/memory/index.js';
 import type { ExtractOptions, ExtractResult, Field, PageLayout } from '../src/extract/types.js';
 
@@ -153,7 +153,8 @@ function localBackend(cacheDir: string): Backend {
         const id = `${batch}/${f}`;
         const l = layouts.get(join(dir, f)) ?? (await layoutsOf(join(dir, f)));
         layouts.set(join(dir, f), l);
-        const r = resultFromLayouts(l, { ...opts, vendorMemory: [...memories].reverse() });
+        const o = { ...opts, vendorMemory: [...memories].reverse() };
+        const r = await rereadLost(new Uint8Array(readFileSync(join(dir, f))), resultFromLayouts(l, o), o);
         results.set(id, r);
         out.set(f, { id, filename: f, status: 'succeeded', fields: r.fields } as unknown as DocumentResult);
       }

@@ -12,7 +12,7 @@ import { learn, type Taught, type VendorMemory } from './memory.js';
 import { keepWords, kindOf, norm, similarity, type Kind } from './words.js';
 
 export { learn, type VendorMemory, type Taught, type FieldRule } from './memory.js';
-export { identify, readWithMemory } from './read.js';
+export { identify, readWithMemory, lostDateLines, dateOfLine, type LostLine } from './read.js';
 export { keepWords, kindOf, NUMBER_FIELDS, DATE_FIELDS } from './words.js';
 export { readCustomFields } from './custom.js';
 

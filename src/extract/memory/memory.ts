@@ -134,6 +134,8 @@ export function learn(prev: VendorMemory | null, id: string, pages: StoredPage[]
       mem.fields[key] = { kind, constant: value, anchors: [], bbox: best?.span.bbox ?? old?.bbox };
       continue;
     }
+    // A date not read on the page is kept without an anchor: later documents' lost dates are looked for on their date lines (`lostDateLines`).
+    if (!best && kind === 'date') mem.fields[key] = { kind, order: old?.order, year: Number(String(value).slice(0, 4)) || old?.year, anchors: old?.kind === kind ? old.anchors : [] };
     if (!best) continue;
     const anchors = [best.anchor, ...(old?.kind === kind ? old.anchors : [])].filter((a, i, all) => all.findIndex((b) => JSON.stringify(b) === JSON.stringify(a)) === i);
     const year = kind === 'date' ? Number(String(value).slice(0, 4)) || undefined : undefined;

@@ -233,3 +233,58 @@ export function afterDiscount(total: number, line: MLine, lines: MLine[]): { val
   }
   return null;
 }
+
+/** A line that labels a date (`INV Date`, `Bate`, `Tarikh`), also as OCR misreads its label. */
+const DATE_LABEL = /\b(?:date|dat|bate|dt|tarikh|datum|fecha|data)\b/i;
+
+/** A line of a page to read again for a field, and how to read it. */
+export interface LostLine {
+  key: string;
+  page: number;
+  bbox: BBox;
+  order: DateOrder;
+  year?: number;
+}
+
+/**
+ * Lines of the first page to read again for the dates a memory learned that neither it nor the
+ * engine read (`missing`): lines with a date label on which no date reads — the page's OCR lost
+ * or garbled it (`INV Date` alone, `Bate 02-04- 15:14:07`) — at most two a field, nearest the
+ * learned place first. Each box runs from the line's start to the page's right edge, half a line
+ * above and below.
+ */
+export function lostDateLines(mem: VendorMemory, pages: StoredPage[], missing: (key: string) => boolean): LostLine[] {
+  const p = pages[0];
+  if (!p) return [];
+  const out: LostLine[] = [];
+  for (const [key, rule] of Object.entries(mem.fields)) {
+    if (rule.kind !== 'date' || !missing(key)) continue;
+    const order = rule.order ?? 'dmy';
+    const y = rule.anchors[0]?.y;
+    const lines = pageLines(p)
+      .filter((l) => {
+        const text = l.words.map((w) => w.text).join(' ');
+        return DATE_LABEL.test(text) && !l.words.some((_, i) => [1, 2, 3].some((n) => valueOf('date', l.words.slice(i, i + n).map((w) => w.text).join(' '), order) !== null));
+      })
+      .sort((a, b) => (y === undefined ? 0 : Math.abs(a.words[0]!.y0 / p.height - y) - Math.abs(b.words[0]!.y0 / p.height - y)));
+    for (const l of lines.slice(0, 2)) {
+      const [x0, y0, , y1] = boxOf(l.words);
+      const h = y1 - y0;
+      out.push({ key, page: p.page, bbox: [Math.max(0, x0 - h), Math.max(0, y0 - 0.6 * h), p.width, Math.min(p.height, y1 + 0.6 * h)], order, year: rule.year });
+    }
+  }
+  return out;
+}
+
+/** The date of a line read again: the first that reads in the learned order (its year near the learned one), or null. */
+export function dateOfLine(text: string, line: LostLine): string | null {
+  const words = text.split(/\s+/).filter(Boolean);
+  for (let i = 0; i < words.length; i++) {
+    for (const n of [1, 2, 3]) {
+      const span = words.slice(i, i + n).join(' ').replace(/[.,;:]+$/, '');
+      const v = valueOf('date', span, line.order) ?? looseDate(span, line.order, line.year);
+      if (v !== null) return line.year ? nearYear(String(v), line.year) : String(v);
+    }
+  }
+  return null;
+}

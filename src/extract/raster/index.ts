@@ -13,6 +13,7 @@ import { closePaddle } from './ocr-paddle.js';
 export { layoutFromPdfPage, RENDER_DPI } from './pdf-page.js';
 export { nativeAvailable } from './ocr-native.js';
 export { readHeader } from './decode.js';
+export { readImageLines } from './lines.js';
 export { addonAvailable, addonVersion } from './ocr-addon.js';
 
 /** Ends this process' OCR engines: tesseract.js workers, the addon's and PP-OCR's loaded models (call at shutdown). */
