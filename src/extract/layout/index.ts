@@ -10,6 +10,7 @@ import { latticeTables } from './lattice.js';
 import { textLines, type TextLine } from './lines.js';
 import { tableBlocks } from './blocks.js';
 import { streamTable } from './stream.js';
+import { isNumeric } from './grid.js';
 import { withHeaderAbove } from './header.js';
 
 export { stitchTables } from './stitch.js';
@@ -49,7 +50,7 @@ function uprightTables(layout: PageLayout): Table[] {
   const rest = layout.words.filter((w) => !lattice.some((t) => inside(w, t.box)) && !rotated(w));
   // A chart's frame and grid lines make a lattice of its labels; its curves, inside the frame,
   // cover less of it than labels around a figure do.
-  const tables = lattice.flatMap((t) => (t.table && !inFigure(t.table.bbox, layout.figures, LATTICE_FIGURE_SHARE) ? [t.table] : []));
+  const tables = lattice.flatMap((t) => (t.table && (!inFigure(t.table.bbox, layout.figures, LATTICE_FIGURE_SHARE) || figuresGrid(t.table, layout.words)) ? [t.table] : []));
   for (const block of tableBlocks(textLines(rest))) {
     const t = streamTable(layout.page, block);
     if (t && !inFigure(t.bbox, layout.figures)) tables.push(t);
@@ -65,6 +66,29 @@ function uprightTables(layout: PageLayout): Table[] {
 const FIGURE_SHARE = 0.5;
 /** A ruled grid holding figures over this share of its box is a chart's frame and grid. */
 const LATTICE_FIGURE_SHARE = 0.15;
+
+/** A grid of figures is dense with text: words cover this share of its box or more (a chart's labels 0.03-0.09)… */
+const GRID_INK = 0.1;
+/** …in mostly full cells (this share), most of them numbers, and this many words at least. */
+const GRID_FILL = 0.6;
+const GRID_NUMERIC = 0.5;
+const GRID_WORDS = 30;
+
+/**
+ * A ruled table of figures the page image's figure finder took for a drawing (the double rules
+ * of its frame left as strokes once the rules are erased: ctdar t10064, t10268): unlike a chart's
+ * frame and grid, its cells are mostly filled, mostly with numbers, and its words cover a tenth
+ * of its box or more.
+ */
+function figuresGrid(t: Table, words: Word[]): boolean {
+  const b = t.bbox;
+  const area = (b[2] - b[0]) * (b[3] - b[1]);
+  const ws = words.filter((w) => inside(w, b));
+  const ink = ws.reduce((s, w) => s + (w.x1 - w.x0) * (w.y1 - w.y0), 0);
+  const full = t.cells.filter((c) => c.text.trim() !== '');
+  return ws.length >= GRID_WORDS && ink >= GRID_INK * area && full.length >= GRID_FILL * t.cells.length &&
+    full.filter((c) => isNumeric(c.text)).length >= GRID_NUMERIC * full.length;
+}
 
 function inFigure(b: BBox, figures: BBox[] | undefined, share = FIGURE_SHARE): boolean {
   const area = (b[2] - b[0]) * (b[3] - b[1]);

@@ -37,6 +37,25 @@ describe('figures', () => {
     // A small mark inside a ruled table leaves it alone.
     expect(detectTables({ ...ruled, figures: [[300, 100, 340, 120]] })).toHaveLength(1);
   });
+  it('a ruled grid full of figures stays a table when the figure finder takes its frame for a drawing', () => {
+    // Nine rows of four columns, every cell a number: what a page image's double-ruled frame
+    // left after the rules were erased made one figure over the whole grid.
+    const cells: Word[] = [];
+    for (let r = 0; r < 9; r++) {
+      for (let c = 0; c < 4; c++) {
+        const text = c === 0 ? `${2010 + r}` : `${(r * 7 + c * 3) % 50}.${c}0`;
+        cells.push({ text, x0: 110 + c * 120, y0: 105 + r * 30, x1: 170 + c * 120, y1: 121 + r * 30, size: 16, confidence: 0.9 });
+      }
+    }
+    const rulings = [
+      ...Array.from({ length: 10 }, (_, r) => ({ x0: 100, y0: 100 + r * 30, x1: 580, y1: 100 + r * 30 })),
+      ...Array.from({ length: 5 }, (_, c) => ({ x0: 100 + c * 120, y0: 100, x1: 100 + c * 120, y1: 370 })),
+    ];
+    const grid: PageLayout = { ...page, words: cells, rulings, figures: [[95, 95, 585, 375]] };
+    const [t] = detectTables(grid);
+    expect(t?.n_rows).toBe(9);
+    expect(t?.n_cols).toBe(4);
+  });
 });
 
 describe('captions', () => {
