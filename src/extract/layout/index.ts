@@ -73,12 +73,14 @@ const GRID_INK = 0.1;
 const GRID_FILL = 0.6;
 const GRID_NUMERIC = 0.5;
 const GRID_WORDS = 30;
+/** Words covering this share of the box make it a table whatever they say (a form of words and figures: t10464 0.17). */
+const GRID_TEXT_INK = 0.15;
 
 /**
  * A ruled table of figures the page image's figure finder took for a drawing (the double rules
  * of its frame left as strokes once the rules are erased: ctdar t10064, t10268): unlike a chart's
  * frame and grid, its cells are mostly filled, mostly with numbers, and its words cover a tenth
- * of its box or more.
+ * of its box or more; or its words alone cover well over what any chart's labels do.
  */
 function figuresGrid(t: Table, words: Word[]): boolean {
   const b = t.bbox;
@@ -86,8 +88,9 @@ function figuresGrid(t: Table, words: Word[]): boolean {
   const ws = words.filter((w) => inside(w, b));
   const ink = ws.reduce((s, w) => s + (w.x1 - w.x0) * (w.y1 - w.y0), 0);
   const full = t.cells.filter((c) => c.text.trim() !== '');
-  return ws.length >= GRID_WORDS && ink >= GRID_INK * area && full.length >= GRID_FILL * t.cells.length &&
-    full.filter((c) => isNumeric(c.text)).length >= GRID_NUMERIC * full.length;
+  if (ws.length < GRID_WORDS) return false;
+  if (ink >= GRID_TEXT_INK * area) return true;
+  return ink >= GRID_INK * area && full.length >= GRID_FILL * t.cells.length && full.filter((c) => isNumeric(c.text)).length >= GRID_NUMERIC * full.length;
 }
 
 function inFigure(b: BBox, figures: BBox[] | undefined, share = FIGURE_SHARE): boolean {

@@ -55,6 +55,9 @@ describe('figures', () => {
     const [t] = detectTables(grid);
     expect(t?.n_rows).toBe(9);
     expect(t?.n_cols).toBe(4);
+    // A form of words as dense, not figures, is a table too.
+    const form = cells.map((w, i) => ({ ...w, text: i % 4 === 0 ? 'Repurchased' : 'cancelled' }));
+    expect(detectTables({ ...grid, words: form })).toHaveLength(1);
   });
 });
 
