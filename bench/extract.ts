@@ -90,7 +90,7 @@ export async function run(args: string[]): Promise<void> {
 
     const theirs: number[] = [];
     let tabulaScore: { p: number; r: number; f1: number } | null = null;
-    if (existsSync(TABULA)) {
+    if (existsSync(TABULA) && tabulaReps > 0) {
       for (let i = 0; i < tabulaReps; i++) {
         const out = join(work, `tabula-${i}`);
         rmSync(out, { recursive: true, force: true });
@@ -113,7 +113,7 @@ export async function run(args: string[]): Promise<void> {
       console.log(`tabula-java 0.9 -p all -g  median ${median(theirs).toFixed(2)} s (runs ${theirs.map((s) => s.toFixed(2)).join(', ')})  ${fmt(tabulaScore)}`);
       console.log(`speed ratio tabula/ours ${ratio.toFixed(2)}× (target ≥ ${TARGET_RATIO}×: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'}); F1 ours − tabula ${(oursScore.f1 - tabulaScore.f1).toFixed(4)}`);
     } else {
-      console.log(`tabula-java not found at ${TABULA}: no peer figures`);
+      console.log(tabulaReps > 0 ? `tabula-java not found at ${TABULA}: no peer figures` : 'tabula-java not run (--tabula-reps=0): no peer figures');
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
