@@ -25,6 +25,29 @@ const ENLARGE_SLACK = 0.15;
 const EDGE_MARKS = /^[‘’'"`|~_]+|[‘’'"`|~_]+$/g;
 
 /**
+ * A date read with a part no calendar has: a month above 12, a day above 31, or a mark where a
+ * digit belongs ("29/18/2017", "03/0:/2018" on faded receipts, read at 0.9 and 0.93). The
+ * recogniser misread a digit; such a word is read again enlarged whatever its confidence.
+ */
+const DATE_SHAPE = /^(\d{1,2}|[0-9:;.,]{2})([/.-])(\d{1,2}|[0-9:;.,]{2})\2(\d{2}|\d{4})$/;
+export function impossibleDate(text: string): boolean {
+  const m = DATE_SHAPE.exec(text.replace(/^[^\d]+|[^\d]+$/g, ''));
+  if (!m) return false;
+  const [, a, , b] = m;
+  if (!/^\d+$/.test(a) || !/^\d+$/.test(b)) return true;
+  const x = Number(a);
+  const y = Number(b);
+  // Day-first or month-first, one of the two orders must fit.
+  const fits = (d: number, mo: number) => d >= 1 && d <= 31 && mo >= 1 && mo <= 12;
+  return !fits(x, y) && !fits(y, x);
+}
+
+/** A date whose parts a calendar has, in one order or the other. */
+export function possibleDate(text: string): boolean {
+  return DATE_SHAPE.test(text.replace(/^[^\d]+|[^\d]+$/g, '')) && !impossibleDate(text);
+}
+
+/**
  * A second look at glyph groups the page OCR left unread or read as stray punctuation (a lone
  * "2" read as "~"), and at short words it was unsure of: each is cropped, enlarged to the target
  * glyph height (a crop is small, so enlarging it is cheap and lets Tesseract see a single digit)
@@ -39,7 +62,7 @@ export async function secondLook(
 ): Promise<{ words: OcrWord[]; crops: number }> {
   const read = ocr.filter((w) => !NOISE.test(w.text));
   const doubtful = read
-    .filter((w) => w.confidence < UNSURE_CONFIDENCE || (w.text.length <= DOUBTFUL_LENGTH && w.confidence < DOUBTFUL_CONFIDENCE))
+    .filter((w) => w.confidence < UNSURE_CONFIDENCE || (w.text.length <= DOUBTFUL_LENGTH && w.confidence < DOUBTFUL_CONFIDENCE) || impossibleDate(w.text))
     .sort((a, b) => a.confidence - b.confidence)
     .slice(0, MAX_DOUBTFUL);
   const groups = [...unreadGroups(blobs, read, glyph), ...doubtful.map((w) => ({ x0: w.x0, y0: w.y0, x1: w.x1 - 1, y1: w.y1 - 1 }))];
@@ -60,11 +83,15 @@ export async function secondLook(
     for (const w of found) {
       // The crop's edges hold rests of neighbouring ink, read as quote marks or bars ("‘Subtotal").
       const text = w.text.replace(EDGE_MARKS, '');
-      if (w.confidence < 0.5 || text === '' || NOISE.test(text)) continue;
+      if (text === '' || NOISE.test(text)) continue;
       const r = { ...w, text, x0: w.x0 * s + dx, x1: w.x1 * s + dx, y0: w.y0 * s + dy, y1: w.y1 * s + dy, lineHeight: w.lineHeight * s };
       const hit = words.filter((o) => overlaps(r, o));
-      // Stray marks give way; a real word only to a surer reading.
-      if (hit.some((o) => !NOISE.test(o.text) && o.confidence >= r.confidence)) continue;
+      // An impossible date gives way to a possible one read in its place, however unsure (the
+      // enlarged "03/0:/2018" read "03/02/2018" at 0.45); else stray marks give way, and a real
+      // word only to a surer reading.
+      const fixesDate = possibleDate(text) && hit.some((o) => impossibleDate(o.text));
+      if (w.confidence < 0.5 && !fixesDate) continue;
+      if (!fixesDate && hit.some((o) => !NOISE.test(o.text) && o.confidence >= r.confidence)) continue;
       words = [...words.filter((o) => !hit.includes(o)), r];
     }
   });
