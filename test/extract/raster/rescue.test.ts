@@ -29,5 +29,8 @@ describe('second look at impossible dates', () => {
     // A possible date stays unless a surer reading comes: an unsure re-reading does not replace it.
     const kept = await secondLook(img, [], [word('03/02/2018', 0.55), word('TOTAL', 0.97, 100, 90, 180, 114)], 24, async (c) => c.map(() => [word('08/02/2018', 0.45, 10, 10, 250, 40)]));
     expect(kept.words.map((w) => w.text).sort()).toEqual(['03/02/2018', 'TOTAL']);
+    // A re-reading that lost a digit is no fix of the impossible date it overlaps.
+    const short = await secondLook(img, [], [word('83-02-16', 0.9), word('TOTAL', 0.97, 100, 90, 180, 114)], 24, async (c) => c.map(() => [word('5-02-16', 0.45, 10, 10, 250, 40)]));
+    expect(short.words.map((w) => w.text).sort()).toEqual(['83-02-16', 'TOTAL']);
   });
 });
