@@ -89,11 +89,12 @@ export async function secondLook(
       // An impossible date gives way to a possible one read in its place, however unsure (the
       // enlarged "03/0:/2018" read "03/02/2018" at 0.45); else stray marks give way, and a real
       // word only to a surer reading.
-      // Only a reading of the same length: one misread digit keeps the count, a crop that lost a
-      // digit ("83-02-16" re-read "5-02-16" on sroie-387) does not.
+      // Only a reading of the same length (one misread digit keeps the count), and never over a
+      // surer word that is no impossible date: on sroie-387 a crop's '5-02-16' (0.33) replaced
+      // the '03-02-16' (0.995) it overlapped.
       const fixesDate = possibleDate(text) && hit.some((o) => impossibleDate(o.text) && o.text.length === text.length);
       if (w.confidence < 0.5 && !fixesDate) continue;
-      if (!fixesDate && hit.some((o) => !NOISE.test(o.text) && o.confidence >= r.confidence)) continue;
+      if (hit.some((o) => !NOISE.test(o.text) && o.confidence >= r.confidence && !(fixesDate && impossibleDate(o.text)))) continue;
       words = [...words.filter((o) => !hit.includes(o)), r];
     }
   });

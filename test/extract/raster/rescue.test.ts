@@ -32,5 +32,8 @@ describe('second look at impossible dates', () => {
     // A re-reading that lost a digit is no fix of the impossible date it overlaps.
     const short = await secondLook(img, [], [word('83-02-16', 0.9), word('TOTAL', 0.97, 100, 90, 180, 114)], 24, async (c) => c.map(() => [word('5-02-16', 0.45, 10, 10, 250, 40)]));
     expect(short.words.map((w) => w.text).sort()).toEqual(['83-02-16', 'TOTAL']);
+    // Nor does it replace a sure possible date it overlaps beside the impossible one.
+    const both = await secondLook(img, [], [word('0:/02/2016', 0.9), word('03-02-16', 0.995, 120, 52, 280, 72)], 24, async (c) => c.map(() => [word('05/02/2016', 0.33, 10, 10, 250, 40)]));
+    expect(both.words.map((w) => w.text).sort()).toEqual(['03-02-16', '0:/02/2016']);
   });
 });
