@@ -274,6 +274,16 @@ function cropGray(img: GrayImage, left: number, top: number, w: number, h: numbe
   return { data: out, width: w, height: h };
 }
 
+/** The part of `img` from (`left`, `top`) to (`right`, `bottom`), exclusive, clamped to the image; 1×1 white when nothing is left. */
+export function cropRect(img: GrayImage, left: number, top: number, right: number, bottom: number): GrayImage {
+  const l = Math.min(Math.max(0, left), img.width), t = Math.min(Math.max(0, top), img.height);
+  const r = Math.min(Math.max(l, right), img.width), b = Math.min(Math.max(t, bottom), img.height);
+  const w = Math.max(1, r - l), h = Math.max(1, b - t);
+  const data = new Uint8Array(w * h).fill(255);
+  for (let y = 0; y < b - t; y++) data.set(img.data.subarray((t + y) * img.width + l, (t + y) * img.width + r), y * w);
+  return { data, width: w, height: h };
+}
+
 /** Resamples a grey image to `width`×`height` (Lanczos down, bicubic up). */
 export async function resizeGray(img: GrayImage, width: number, height: number): Promise<GrayImage> {
   const { data, info } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: 1 } })

@@ -6,7 +6,7 @@
 import type { SniffedType } from '../sniff.js';
 import type { BBox, ExtractOptions } from '../types.js';
 import { decodePage, readHeader } from './decode.js';
-import { resizeGray, type GrayImage } from './gray.js';
+import { cropRect, resizeGray, type GrayImage } from './gray.js';
 import { addonAvailable, recognizeAddonMany } from './ocr-addon.js';
 import { TARGET_GLYPH_HEIGHT } from './text-size.js';
 
@@ -26,7 +26,7 @@ export async function readImageLines(bytes: Uint8Array, type: SniffedType, regio
     const crops: GrayImage[] = [];
     for (const i of at) {
       const [x0, y0, x1, y1] = regions[i]!.bbox.map((v) => v * scale) as BBox;
-      const c = crop(image, Math.floor(x0), Math.floor(y0), Math.ceil(x1), Math.ceil(y1));
+      const c = cropRect(image, Math.floor(x0), Math.floor(y0), Math.ceil(x1), Math.ceil(y1));
       const up = Math.min(MAX_UPSCALE, Math.max(1, LINE_GLYPH / Math.max(1, (y1 - y0) / 2.2)));
       crops.push(up > 1.1 ? await resizeGray(c, Math.round(c.width * up), Math.round(c.height * up)) : c);
     }
@@ -34,12 +34,4 @@ export async function readImageLines(bytes: Uint8Array, type: SniffedType, regio
     at.forEach((i, k) => (out[i] = read[k]!.map((w) => w.text).join(' ')));
   }
   return out;
-}
-
-function crop(img: GrayImage, x0: number, y0: number, x1: number, y1: number): GrayImage {
-  const l = Math.max(0, x0), t = Math.max(0, y0), r = Math.min(img.width, x1), b = Math.min(img.height, y1);
-  const w = Math.max(1, r - l), h = Math.max(1, b - t);
-  const data = new Uint8Array(w * h).fill(255);
-  for (let y = 0; y < h && t + y < img.height; y++) data.set(img.data.subarray((t + y) * img.width + l, (t + y) * img.width + l + Math.min(w, img.width - l)), y * w);
-  return { data, width: w, height: h };
 }

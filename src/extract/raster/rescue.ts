@@ -5,7 +5,7 @@
  * such glyph group or doubtful word is cropped, enlarged and read again as a single word (PSM 8).
  * The caller reads all of a page's crops in one go (one `tesseract` run on the native engine).
  */
-import { resizeGray, type GrayImage } from './gray.js';
+import { cropRect, resizeGray, type GrayImage } from './gray.js';
 import { TARGET_GLYPH_HEIGHT, type Blob } from './text-size.js';
 import type { OcrWord } from './tsv.js';
 
@@ -86,12 +86,10 @@ export async function secondLook(
       if (text === '' || NOISE.test(text)) continue;
       const r = { ...w, text, x0: w.x0 * s + dx, x1: w.x1 * s + dx, y0: w.y0 * s + dy, y1: w.y1 * s + dy, lineHeight: w.lineHeight * s };
       const hit = words.filter((o) => overlaps(r, o));
-      // An impossible date gives way to a possible one read in its place, however unsure (the
-      // enlarged "03/0:/2018" read "03/02/2018" at 0.45); else stray marks give way, and a real
-      // word only to a surer reading.
-      // Only a reading of the same length (one misread digit keeps the count), and never over a
-      // surer word that is no impossible date: on sroie-387 a crop's '5-02-16' (0.33) replaced
-      // the '03-02-16' (0.995) it overlapped.
+      // An impossible date gives way to a possible one of the same length read in its place,
+      // however unsure (the enlarged "03/0:/2018" reads "03/02/2018" at 0.45): one misread digit
+      // keeps the count, and a shorter reading has lost one. A surer word beside it that is no
+      // impossible date stays. Else stray marks give way, and a real word only to a surer reading.
       const fixesDate = possibleDate(text) && hit.some((o) => impossibleDate(o.text) && o.text.length === text.length);
       if (w.confidence < 0.5 && !fixesDate) continue;
       if (hit.some((o) => !NOISE.test(o.text) && o.confidence >= r.confidence && !(fixesDate && impossibleDate(o.text)))) continue;
@@ -144,11 +142,5 @@ export function cropFor(img: GrayImage, g: Blob, glyph: number): { crop: GrayIma
   const pad = Math.round(glyph * PAD);
   const x0 = Math.max(0, g.x0 - pad);
   const y0 = Math.max(0, g.y0 - pad);
-  const x1 = Math.min(img.width - 1, g.x1 + pad);
-  const y1 = Math.min(img.height - 1, g.y1 + pad);
-  const w = x1 - x0 + 1;
-  const h = y1 - y0 + 1;
-  const data = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) data.set(img.data.subarray((y + y0) * img.width + x0, (y + y0) * img.width + x0 + w), y * w);
-  return { crop: { data, width: w, height: h }, dx: x0, dy: y0 };
+  return { crop: cropRect(img, x0, y0, g.x1 + pad + 1, g.y1 + pad + 1), dx: x0, dy: y0 };
 }
