@@ -1,6 +1,6 @@
 /** Original uploads as files in a local folder (embedded mode). */
 import { constants as fsConstants, createReadStream } from 'node:fs';
-import { link, mkdir, open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { BlobNotFoundError, type BlobStore, type PutResult } from './types.js';
@@ -14,8 +14,6 @@ const O_DSYNC = fsConstants.O_DSYNC ?? 0;
 const OPEN_FLAGS = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | O_DSYNC;
 /** Chunks are gathered up to this many bytes per write: a 100 KB upload is one write, not two or three. */
 const WRITE_BYTES = 512 * 1024;
-/** Errors of a file system without hard links. */
-const LINK_REFUSED = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
 
 /** Whether the process named in a temp file's name (`.tmp-<pid>-<key>`) still runs; true when unnamed. */
 function writerAlive(name: string): boolean {
@@ -34,23 +32,22 @@ function writerAlive(name: string): boolean {
  * `dir/<first two hex digits>/<key>`: 256 shard folders keep any one folder small at a
  * million blobs. A blob whose put resolved survives a crash or power loss: its bytes are
  * written with `O_DSYNC` (each write returns with the data on disk, no separate fsync) and its
- * folder is fsynced after its name is in place. Every step is a round trip to the thread pool,
- * and on a busy machine their waits (5–20 ms each at load 12 on 2 cores), not the disk, are most
- * of an upload's time, so as few as can be stand in a row on the way to the answer:
+ * folder is fsynced after its name is in place. Every step is a round trip to the thread pool
+ * (a wake-up and two context switches, which on a shared VM cost more CPU than the step
+ * itself), and on a busy machine their waits, not the disk, are most of an upload's time, so a
+ * put makes as few as it can and stands as few as can be in a row on the way to the answer:
  *
  * - The file is created under a temp name (`.tmp-<pid>-<key>`, which tells a sweep it is
- *   unfinished and whether its writer still runs) while the first bytes are read, and its own
- *   name is linked to it at once (a hard link: both names, one file).
- * - Once the body has been read, the last write runs beside the temp name's unlink and the
- *   folder fsync that follows it, instead of write, rename and fsync one after another. The
- *   unlink comes before the fsync so that no durable row can name a blob whose temp name is
- *   durable too (the sweep removes both names of a stale temp file).
+ *   unfinished and whether its writer still runs) while the first bytes are read.
+ * - Once the body has been read, the last write runs beside the rename to the blob's own name
+ *   and the folder fsync that follows it, instead of write, rename and fsync one after another.
+ *   A crash between them can leave the own name on a partial file; no row names it (rows are
+ *   written after the put resolves), so it costs space, never a document.
  * - The descriptor is closed after the put resolves (`close()` waits for it).
  *
- * Where hard links are refused (some network and FUSE file systems) a put writes the temp file
- * and renames it into place, then fsyncs the folder. Folder fsyncs are grouped (`FsyncGroup`) on
- * descriptors kept open. Doing the open and rename in place instead blocked the event loop for
- * 1 ms on average and up to 70 ms at load 13.
+ * Open, write, rename, folder fsync and close: five round trips (the folder fsyncs grouped,
+ * `FsyncGroup`, on descriptors kept open). Doing the open and rename on the event loop instead
+ * blocked it for 1 ms on average and up to 70 ms at load 13.
  */
 export class LocalBlobStore implements BlobStore {
   /** Shard folders by their two hex digits; a promise so concurrent first puts share one mkdir and parent fsync. */
@@ -59,8 +56,6 @@ export class LocalBlobStore implements BlobStore {
   private readonly root: FsyncGroup;
   /** Descriptors of resolved puts still being closed. */
   private readonly closing = new Set<Promise<void>>();
-  /** False once the file system has refused a hard link: puts rename instead. */
-  private hardLinks = true;
 
   constructor(readonly dir: string) {
     this.root = new FsyncGroup(dir);
@@ -73,31 +68,24 @@ export class LocalBlobStore implements BlobStore {
     const tmp = join(folder.path, `${TMP_PREFIX}${process.pid}-${key}`);
     const path = join(folder.path, key);
     const opened = open(tmp, OPEN_FLAGS, 0o600);
-    const linked = this.hardLinks ? opened.then(() => link(tmp, path)).then(() => true, (err: NodeJS.ErrnoException) => this.linkRefused(err)) : Promise.resolve(false);
     // Awaited below; until then a failure must not count as unhandled.
     opened.catch(() => {});
-    linked.catch(() => {});
     const tally = new PutTally(opts.maxBytes);
-    let named = false;
+    let renamed = false;
     try {
       let last: Promise<unknown> | null = null;
       const written = await writeGathered(opened, tally.read(source), (write) => (last = write));
       const fh = await opened;
       const sync = !O_DSYNC || written === 0 ? () => fh.sync() : () => undefined;
-      if (await linked) {
-        named = true;
-        await settleAll([(last ?? Promise.resolve()).then(sync), unlink(tmp).then(() => folder.sync())]);
-        this.closeLater(fh);
-      } else {
-        await last;
-        await sync();
-        await Promise.all([fh.close(), rename(tmp, path)]);
-        named = true;
-        await folder.sync();
-      }
+      const named = rename(tmp, path).then(() => {
+        renamed = true;
+        return folder.sync();
+      });
+      await settleAll([(last ?? Promise.resolve()).then(sync), named]);
+      this.closeLater(fh);
     } catch (err) {
       await opened.then((fh) => fh.close()).catch(() => {});
-      await Promise.all([unlink(tmp).catch(() => {}), named || (await linked.catch(() => false)) ? unlink(path).catch(() => {}) : null]);
+      await Promise.all([unlink(tmp).catch(() => {}), renamed ? unlink(path).catch(() => {}) : null]);
       throw err;
     }
     return tally.result(key);
@@ -161,7 +149,7 @@ export class LocalBlobStore implements BlobStore {
         // Whoever unlinks the temp name owns the file: a put that finds it gone fails.
         if (!stale || !(await unlink(p).then(() => true, () => false))) continue;
         removed++;
-        // The blob's own name, linked to the same file while it was written.
+        // A temp file hard-linked to its blob's own name (a put that linked before renaming) loses both.
         const own = join(this.dir, shard, name.slice(name.lastIndexOf('-') + 1));
         const ownSt = await stat(own).catch(() => null);
         if (ownSt && ownSt.ino === st.ino && ownSt.dev === st.dev) await unlink(own).catch(() => {});
@@ -174,13 +162,6 @@ export class LocalBlobStore implements BlobStore {
   private closeLater(fh: FileHandle): void {
     const p = fh.close().catch(() => {}).finally(() => this.closing.delete(p));
     this.closing.add(p);
-  }
-
-  /** False (and puts rename from now on) when the file system has no hard links; else rethrows. */
-  private linkRefused(err: NodeJS.ErrnoException): false {
-    if (!LINK_REFUSED.has(err.code ?? '')) throw err;
-    this.hardLinks = false;
-    return false;
   }
 
   private pathOf(key: string): string {
