@@ -206,20 +206,23 @@ export class SqliteStore implements Store {
 
   /**
    * Uploads handed in while the last group waits for its WAL fsync go together in the next: one
-   * transaction, each upload in a savepoint of its own (one that fails is rolled back and
-   * rejected alone), committed without an fsync and made durable by one WAL fsync shared with
+   * transaction, each upload of a group of several in a savepoint of its own (one that fails is
+   * rolled back and rejected alone), committed without an fsync and made durable by one WAL fsync shared with
    * concurrent writers (`FsyncGroup`). Each caller's 201 still follows its rows reaching the disk.
    */
   private readonly uploads = new GroupCommit<Upload, UploadResult>(async (group) => {
     const results = this.write(
       () =>
-        group.map((u): UploadResult => {
-          try {
-            return { value: this.db.transaction(() => this.insertUpload(u))() };
-          } catch (error) {
-            return { error };
-          }
-        }),
+        // A group of one needs no savepoint: its failure rolls back the transaction and rejects it alone.
+        group.length === 1
+          ? [{ value: this.insertUpload(group[0]) }]
+          : group.map((u): UploadResult => {
+              try {
+                return { value: this.db.transaction(() => this.insertUpload(u))() };
+              } catch (error) {
+                return { error };
+              }
+            }),
       (rs) => rs.some((r) => 'value' in r && r.value.documents.length > 0),
     );
     await this.walSync.sync();
