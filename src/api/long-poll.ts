@@ -2,9 +2,9 @@
  * ETag / If-None-Match and `?wait=N` long-poll on the two status endpoints (API.md §3): with
  * If-None-Match a request waits for a change from that version, without it for the resource to
  * finish (batch `all_done`, document terminal); a finished resource answers at once. For
- * routes whose config names a `statusResource`. The ETag is a hash of the view the route
- * returns (the same function that builds the body), so it changes exactly when the answer
- * does. A waiting request re-reads the resource (one indexed row) on each `documents` change
+ * routes whose config names a `statusResource`. The ETag is a hash of the body, serialised
+ * once by the route's response schema and sent as it was hashed, so it changes exactly when the
+ * answer does. A waiting request re-reads the resource (one indexed row) on each `documents` change
  * of the Store's change stream, and every 250 ms otherwise, so a change the stream cannot carry
  * (another process on the SQLite file) is seen within a quarter second.
  */
@@ -20,9 +20,9 @@ export const MAX_WAIT_S = 30;
 const POLL_MS = 250;
 const TERMINAL = new Set(['succeeded', 'failed', 'canceled']);
 
-/** The strong ETag of a view: its JSON hashed (the body bytes follow from it one to one). */
-export function etagOf(view: unknown): string {
-  return `"${hash('sha1', JSON.stringify(view), 'base64url')}"`;
+/** The strong ETag of a body: its bytes hashed. */
+export function etagOf(json: string): string {
+  return `"${hash('sha1', json, 'base64url')}"`;
 }
 
 /** True when an If-None-Match header names `etag` (weak comparison, `*` matches anything). */
@@ -31,6 +31,11 @@ export function ifNoneMatchHits(header: string | undefined, etag: string): boole
   if (header.trim() === '*') return true;
   const strip = (t: string) => t.trim().replace(/^W\//, '');
   return header.split(',').some((t) => strip(t) === strip(etag));
+}
+
+/** The body the route's response schema makes of `view` (its JSON serialiser returns a string). */
+function serialized(reply: FastifyReply, view: unknown): string {
+  return reply.serialize(view) as string;
 }
 
 function parseWait(raw: unknown): number | null {
@@ -71,18 +76,18 @@ export function registerLongPoll(v1: FastifyInstance, deps: AppDeps): void {
   });
 
   /** The resource's ETag, and whether it is finished (batch `all_done`, document terminal). */
-  async function current(request: FastifyRequest): Promise<{ etag: string; done: boolean } | null> {
+  async function current(request: FastifyRequest, reply: FastifyReply): Promise<{ etag: string; done: boolean } | null> {
     const params = request.params as Record<string, string>;
     if (request.routeOptions.config.statusResource === 'batch') {
       const row = await deps.store.getBatch(request.account.id, params.batch_name);
       if (!row) return null;
       const view = batchView(row);
-      return { etag: etagOf(view), done: view.all_done };
+      return { etag: etagOf(serialized(reply, view)), done: view.all_done };
     }
     const row = await deps.store.getDocument(request.account.id, params.id);
     if (!row) return null;
     const view = documentView(row);
-    return { etag: etagOf(view), done: TERMINAL.has(view.status) };
+    return { etag: etagOf(serialized(reply, view)), done: TERMINAL.has(view.status) };
   }
 
   // With If-None-Match, a request waits for the resource to differ from that ETag (a client
@@ -91,7 +96,7 @@ export function registerLongPoll(v1: FastifyInstance, deps: AppDeps): void {
   async function waitForChange(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const wait = parseWait((request.query as Record<string, unknown> | undefined)?.wait);
     if (!wait) return;
-    const start = await current(request);
+    const start = await current(request, reply);
     if (start === null) return; // the handler answers 404
     const inm = request.headers['if-none-match'];
     const answered = inm ? (s: { etag: string } | null) => !s || !ifNoneMatchHits(inm, s.etag) : (s: { done: boolean } | null) => !s || s.done;
@@ -113,7 +118,7 @@ export function registerLongPoll(v1: FastifyInstance, deps: AppDeps): void {
             resolve();
           }
         });
-        if (answered(await current(request))) return;
+        if (answered(await current(request, reply))) return;
       }
     } finally {
       request.raw.off('close', onClose);
@@ -122,9 +127,12 @@ export function registerLongPoll(v1: FastifyInstance, deps: AppDeps): void {
 
   async function setEtag(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
     if (reply.statusCode !== 200) return payload;
-    const etag = etagOf(payload);
+    // Serialised here for the hash, and sent as is: the body is not serialised a second time.
+    const json = serialized(reply, payload);
+    const etag = etagOf(json);
     reply.header('etag', etag);
     if (ifNoneMatchHits(request.headers['if-none-match'], etag)) reply.code(304);
+    reply.serializer(() => json);
     return payload;
   }
 }
