@@ -1,10 +1,14 @@
 /**
  * `npm run bench -- ingest`: uploads over HTTP into `tablemill serve --no-workers` (SQLite, and
  * PostgreSQL with its originals in s3rver when `TABLEMILL_TEST_DATABASE_URL` or `DATABASE_URL` is
- * set), against a peer measured in the same run: a bare node:http server in its own process that streams each
- * request body to a file and fsyncs it (the floor for "bytes over HTTP onto disk"). Prints the
- * median uploads per second of 100 KB files (3 rounds each, alternating, 4 at a time) and each
- * process's peak RSS (VmHWM) after 8 files of 25 MB streamed in, 4 at a time.
+ * set), against peers measured in the same run: a bare node:http server in its own process that
+ * streams each request body to a file and fsyncs it (the floor for "bytes over HTTP onto disk"),
+ * and the same server fsyncing the file's folder after it as well (the durability of a 201 from
+ * tablemill, whose blob store fsyncs both). Prints the median uploads per second of 100 KB files
+ * (3 rounds each, alternating, 4 at a time), the CPU an upload took by thread (the server's main
+ * thread, its other threads — the libuv pool's file system calls, V8's compiler and GC — and the
+ * benchmark's own client), and each process's peak RSS (VmHWM) after 8 files of 25 MB streamed
+ * in, 4 at a time.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -28,11 +32,17 @@ const pdfBytes = (size: number) => Buffer.concat([Buffer.from('%PDF-1.7\n'), ran
 const PEER_SOURCE = `
 import { createServer } from 'node:http';
 import { createWriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
+const dir = process.argv[2];
+const folder = process.argv[3] === 'folder' ? await open(dir, 'r') : null;
 let n = 0;
 const server = createServer(async (req, res) => {
   // flush: the file is fsynced before close, as tablemill's blob store does before answering.
-  await pipeline(req, createWriteStream(process.argv[2] + '/upload-' + n++, { flush: true }));
+  await pipeline(req, createWriteStream(dir + '/upload-' + n++, { flush: true }));
+  // With 'folder', its folder too (kept open), so that the new name survives a power loss as
+  // tablemill's blob names do: the same durability as a 201 from tablemill.
+  if (folder) await folder.sync();
   res.writeHead(201, { 'content-type': 'application/json' }).end('{}');
 });
 server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
@@ -122,12 +132,13 @@ async function startClusterMode(url: string, nodeArgs: string[]): Promise<Target
   return t;
 }
 
-async function startPeer(): Promise<Target> {
+/** The peer; `folder`: it fsyncs the folder after each file too. */
+async function startPeer(folder: boolean): Promise<Target> {
   const dir = mkdtempSync(join(tmpdir(), 'tm-bench-peer-'));
   const src = join(dir, 'peer.mjs');
   writeFileSync(src, PEER_SOURCE);
-  const proc = spawn(process.execPath, [src, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return { name: 'node:http to file', proc, url: `${await waitForUrl(proc)}/upload`, headers: {}, dir };
+  const proc = spawn(process.execPath, [src, dir, folder ? 'folder' : 'file'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return { name: folder ? 'node:http to file, fsync file and folder' : 'node:http to file, fsync file', proc, url: `${await waitForUrl(proc)}/upload`, headers: {}, dir };
 }
 
 async function upload(t: Target, body: Buffer): Promise<void> {
@@ -150,9 +161,9 @@ async function uploads(t: Target, body: Buffer, count: number): Promise<number> 
   return (performance.now() - t0) / 1000;
 }
 
-/** CPU seconds (user + system, all threads) a process has used so far. */
-function cpuSeconds(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+/** CPU seconds (user + system) a process has used so far: all its threads, or the one `tid` names. */
+function cpuSeconds(pid: number, tid?: number): number {
+  const f = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (100 a second on Linux)
 }
 
@@ -168,29 +179,40 @@ export async function run(args: string[]): Promise<void> {
     targets.push(await startTablemill('tablemill', prof));
     if (url) targets.push(await startClusterMode(url, prof));
     else console.log('PostgreSQL + s3rver: skipped (set TABLEMILL_TEST_DATABASE_URL or DATABASE_URL)');
-    targets.push(await startPeer());
-    const peerName = targets[targets.length - 1].name;
+    const peers = [await startPeer(false), await startPeer(true)];
+    targets.push(...peers);
     const small = pdfBytes(SMALL);
     const rates: Record<string, number[]> = {};
-    const cpu: Record<string, number> = {};
+    /** CPU seconds: the server's (all threads), its main thread's, and this process's (the client). */
+    const cpu: Record<string, { all: number; main: number; client: number }> = {};
     const helperCpu: Record<string, number> = {};
     for (const t of targets) await uploads(t, small, 20); // warm-up
     for (let r = 0; r < ROUNDS; r++) {
       for (const t of targets) {
-        const c0 = cpuSeconds(t.proc.pid!);
+        const pid = t.proc.pid!;
+        const [all0, main0, client0] = [cpuSeconds(pid), cpuSeconds(pid, pid), process.cpuUsage()];
         const h0 = t.helper ? cpuSeconds(t.helper.pid!) : 0;
         (rates[t.name] ??= []).push(SMALL_UPLOADS / (await uploads(t, small, SMALL_UPLOADS)));
-        cpu[t.name] = (cpu[t.name] ?? 0) + cpuSeconds(t.proc.pid!) - c0;
+        const c = (cpu[t.name] ??= { all: 0, main: 0, client: 0 });
+        const client = process.cpuUsage(client0);
+        c.all += cpuSeconds(pid) - all0;
+        c.main += cpuSeconds(pid, pid) - main0;
+        c.client += (client.user + client.system) / 1e6;
         if (t.helper) helperCpu[t.name] = (helperCpu[t.name] ?? 0) + cpuSeconds(t.helper.pid!) - h0;
       }
     }
     const perUpload = (s: number) => ((s * 1000) / (ROUNDS * SMALL_UPLOADS)).toFixed(1);
     for (const [name, xs] of Object.entries(rates)) {
+      const c = cpu[name];
       const helper = helperCpu[name] !== undefined ? ` (+ ${perUpload(helperCpu[name])} ms in s3rver)` : '';
-      console.log(`${name}: median ${median(xs).toFixed(0)} uploads/s of 100 KB (${xs.map((x) => x.toFixed(0)).join(', ')}), ${perUpload(cpu[name])} ms of CPU an upload${helper}`);
+      console.log(
+        `${name}: median ${median(xs).toFixed(0)} uploads/s of 100 KB (${xs.map((x) => x.toFixed(0)).join(', ')}), ${perUpload(c.all)} ms of CPU an upload ` +
+          `(main thread ${perUpload(c.main)}, other threads ${perUpload(c.all - c.main)})${helper}; the client ${perUpload(c.client)} ms`,
+      );
     }
-    const peer = median(rates[peerName]);
-    for (const t of targets.slice(0, -1)) console.log(`${t.name} / peer: ${(median(rates[t.name]) / peer).toFixed(2)}× the uploads per second`);
+    for (const peer of peers) {
+      for (const t of targets.slice(0, -peers.length)) console.log(`${t.name} / ${peer.name}: ${(median(rates[t.name]) / median(rates[peer.name])).toFixed(2)}× the uploads per second`);
+    }
     console.log(`load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 
     if (args.includes('--small')) return; // uploads/s only, no 25 MB round
