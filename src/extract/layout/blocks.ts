@@ -2,7 +2,8 @@
  * Finds the runs of text lines that may be tables: lines with two or more chunks (or short
  * single chunks between them), close together, bounded by prose lines and wide vertical gaps.
  * Captions and notes just above or below are left out when a wider gap than the rows' own
- * spacing separates them.
+ * spacing separates them, and so is a marked note ("* Refers to …") at the foot. Pieces of one
+ * table cut at blank rows are joined, with a section heading alone between them too.
  */
 import { median, type TextLine } from './lines.js';
 import { findColumns } from './columns.js';
@@ -18,6 +19,20 @@ const PROSE_SHARE = 0.55;
 /** A chunk of this many words over that share is a sentence, whatever else its line holds. */
 const PROSE_WORDS = 6;
 
+/** A heading row inside a table ("Independent Non-executive Directors") has at most this many words. */
+const HEADING_WORDS = 10;
+
+/** A line of one short phrase that ends no sentence: a section heading, when a table lies on both sides. */
+const headingLine = (l: TextLine) =>
+  l.chunks.length === 1 && l.words.length <= HEADING_WORDS && !/[.:;,]$/.test(l.chunks[0].text.trim());
+
+/** A line repeating a block's first (its header: "2018 2017 2016" again) starts another table. */
+function repeats(l: TextLine, first: TextLine | undefined): boolean {
+  if (!first || l.chunks.length !== first.chunks.length) return false;
+  const same = l.chunks.filter((c, i) => c.text.replace(/\s+/g, '') === first.chunks[i].text.replace(/\s+/g, '')).length;
+  return same >= (2 / 3) * l.chunks.length;
+}
+
 /** Candidate table blocks of a page, top to bottom. */
 export function tableBlocks(lines: TextLine[]): TextLine[][] {
   if (lines.length === 0) return [];
@@ -31,50 +46,64 @@ export function tableBlocks(lines: TextLine[]): TextLine[][] {
     (l.chunks.length === 1 && wide(l.x0, l.x1)) ||
     l.chunks.some((c) => c.words.length >= PROSE_WORDS && wide(c.x0, c.x1)) ||
     l.chunks.filter((c) => c.words.length >= PROSE_WORDS).length >= 2;
-  const blocks: TextLine[][] = [];
+  const row = (l: TextLine | undefined) => l !== undefined && l.chunks.length >= 2 && !prose(l);
+  const pieces: TextLine[][] = [];
   let cur: TextLine[] = [];
   const flush = () => {
     const { block: b, figure } = withoutCaption(trim(cur));
-    if (!figure && b.filter((l) => l.chunks.length >= 2).length >= 2 && b.length >= 2) blocks.push(b);
+    if (!figure && b.length > 0) pieces.push(b);
     cur = [];
   };
-  for (const l of lines) {
-    if (prose(l)) { flush(); continue; }
+  lines.forEach((l, i) => {
+    // A wide heading between two rows ("Consolidation therapy for stage III NSCLC") stays in the block.
+    if (prose(l) && !(headingLine(l) && row(lines[i - 1]) && row(lines[i + 1]) && !repeats(lines[i + 1], cur[0]))) { flush(); return; }
     const prev = cur[cur.length - 1];
     if (prev && l.y0 - prev.y1 > BLOCK_GAP_EM * Math.max(prev.size, l.size)) flush();
     cur.push(l);
-  }
+  });
   flush();
-  return joinBlankRows(blocks, lines);
+  return joinBlankRows(pieces, lines).filter((b) => b.filter((l) => l.chunks.length >= 2).length >= 2 && b.length >= 2);
 }
 
 /**
- * One table cut in pieces at blank rows: neighbouring blocks with nothing between them, close
- * enough, whose columns are (nearly all) those of their union, are one block.
+ * One table cut in pieces at blank rows: neighbouring pieces with nothing between them, close
+ * enough, whose columns are (nearly all) those of their union, are one block; so are two such
+ * pieces with a heading line alone between them (a section of the table). A piece may be a
+ * single row of cells with its wrapped lines, where rows stand a blank line apart.
  */
-function joinBlankRows(blocks: TextLine[][], lines: TextLine[]): TextLine[][] {
+function joinBlankRows(pieces: TextLine[][], lines: TextLine[]): TextLine[][] {
   const out: TextLine[][] = [];
-  for (const b of blocks) {
-    const a = out[out.length - 1];
-    if (a && sameTable(a, b, lines)) out[out.length - 1] = [...a, ...b];
-    else out.push(b);
+  for (let i = 0; i < pieces.length; i++) {
+    const a = out[out.length - 1], b = pieces[i], c = pieces[i + 1];
+    if (a && sameTable(a, b, lines, [])) out[out.length - 1] = [...a, ...b];
+    else if (a && c && b.length === 1 && headingLine(b[0]) && !repeats(c[0], a[0]) && sameTable(a, c, lines, b)) {
+      out[out.length - 1] = [...a, ...b, ...c];
+      i++;
+    } else out.push(b);
   }
   return out;
 }
 
-function sameTable(a: TextLine[], b: TextLine[], lines: TextLine[]): boolean {
-  const last = a[a.length - 1], first = b[0];
+/** Whether pieces `a` and `b` (with the heading lines `between` them) are one table. */
+function sameTable(a: TextLine[], b: TextLine[], lines: TextLine[], between: TextLine[]): boolean {
+  // A piece of one row needs three cells or more (a chart's tick and its label are two).
+  const solid = (blk: TextLine[]) => blk.filter((l) => l.chunks.length >= 2).length >= 2 || blk.some((l) => l.chunks.length >= 3);
+  if (!solid(a) || !solid(b)) return false;
   const size = median([...a, ...b].map((l) => l.size));
   const pitch = median([a, b].flatMap((blk) => blk.slice(1).map((l, i) => l.y0 - blk[i].y0)));
-  if (!(pitch > 0) || first.y0 - last.y0 > (BLANK_ROWS + 1) * pitch + 0.5 * size) return false;
-  if (lines.some((l) => l.y0 >= last.y1 && l.y1 <= first.y0)) return false;
+  const steps = [a[a.length - 1], ...between, b[0]];
+  if (!(pitch > 0) || steps.slice(1).some((l, i) => l.y0 - steps[i].y0 > (BLANK_ROWS + 1) * pitch + 0.5 * size)) return false;
+  const last = a[a.length - 1], first = b[0];
+  if (lines.some((l) => !between.includes(l) && l.y0 >= last.y1 && l.y1 <= first.y0)) return false;
   // Each piece's columns start or end (right-aligned figures) with one of the union's (a piece without the header
   // may miss a narrow gutter the union finds), and the union has no more than one extra.
-  const cu = findColumns([...a, ...b], size);
+  // Columns of rows of cells: a piece's wrapped lines and headings cross its gutters.
+  const rows = (blk: TextLine[]) => blk.filter((l) => l.chunks.length >= 2);
+  const cu = findColumns(rows([...a, ...b]), size, false);
   if (cu.length < 2) return false;
   const near = (p: number, q: number) => Math.abs(p - q) <= EDGE_EM * size;
   const within = (cols: [number, number][]) => cols.length >= cu.length - 1 && cols.length <= cu.length && cols.every(([x0, x1]) => cu.some(([u0, u1]) => near(u0, x0) || near(u1, x1)));
-  return within(findColumns(a, size)) && within(findColumns(b, size));
+  return within(findColumns(rows(a), size, false)) && within(findColumns(rows(b), size, false));
 }
 
 /**
@@ -91,9 +120,19 @@ function withoutCaption(block: TextLine[]): { block: TextLine[]; figure: boolean
   return { block: TABLE_CAPTION.test(first) ? block.slice(1) : block, figure: false };
 }
 
-/** Drops leading / trailing single-chunk lines set apart by more than the block's row spacing. */
+/** A note under a table: a mark ("*", "(1)", "a)") and a sentence. */
+const NOTE_MARK = /^([*†‡§#]{1,3}|\(?[a-z0-9]{1,2}\))$/i;
+const note = (l: TextLine) =>
+  l.chunks.length === 2 && NOTE_MARK.test(l.chunks[0].text.trim()) && (/\.$/.test(l.chunks[1].text.trim()) || l.chunks[1].words.length >= PROSE_WORDS);
+
+/**
+ * Drops leading / trailing single-chunk lines set apart by more than the block's row spacing,
+ * and the notes at its foot.
+ */
 function trim(block: TextLine[]): TextLine[] {
   let a = 0, b = block.length;
+  while (b > 0 && note(block[b - 1])) b--;
+  block = block.slice(0, b);
   const multi = block.filter((l) => l.chunks.length >= 2);
   if (multi.length < 2) return block;
   const gaps: number[] = [];

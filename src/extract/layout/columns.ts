@@ -120,13 +120,14 @@ function joinThin(lines: TextLine[], cols: Columns): Columns {
   return out;
 }
 
-export function findColumns(lines: TextLine[], size: number): Columns {
+/** Columns of a block; `byWords: false` finds them from chunks alone (no split closer than a word space). */
+export function findColumns(lines: TextLine[], size: number, byWords = true): Columns {
   const x0 = Math.min(...lines.map((l) => l.x0)), x1 = Math.max(...lines.map((l) => l.x1));
   const k = Math.max(1, Math.floor(lines.length * SPAN_SHARE));
   // A gutter narrower than this is the space inside a phrase that happens to line up.
   const minGap = Math.max(2, 0.5 * size) / STEP;
   const cols = joinThin(lines, cut(x0, x1, lowStretches(projection(lines.map((l) => l.chunks), x0, x1), k, minGap)));
-  const split = cols.flatMap(([a, b]) => splitByWords(lines, a, b, size));
+  const split = byWords ? cols.flatMap(([a, b]) => splitByWords(lines, a, b, size)) : cols;
   // A column no word is centred in is the hole a spanning header leaves between two gutters.
   const centred = split.filter(([a, b]) => lines.some((l) => l.words.some((w) => (w.x0 + w.x1) / 2 > a && (w.x0 + w.x1) / 2 < b)));
   return centred.length ? centred : split;

@@ -1,8 +1,9 @@
 /**
  * Stream tables: tables drawn with whitespace. A block of lines (blocks.ts) gets columns from
  * its gutters (columns.ts); each line is a row, its chunks go to the columns they overlap (a
- * chunk over several columns spans them unless a word gap falls in the gutter); continuation
- * lines are folded into the row above; blocks that read as prose or lists are refused.
+ * chunk over several columns spans them unless a word gap falls in the gutter); a heading line
+ * across the columns is a row of one cell; continuation lines are folded into the row above;
+ * blocks that read as prose or lists are refused.
  */
 import type { Table, Word } from '../types.js';
 import { buildTable, isNumeric, type PlacedCell } from './grid.js';
@@ -16,7 +17,8 @@ const MAX_WORDS_PER_CELL = 7;
 const PHRASE_SPACE_EM = 0.4;
 
 interface RowCell { col: number; span: number; words: Word[] }
-interface Row { cells: RowCell[]; y0: number; y1: number; size: number }
+/** `heading`: one phrase across the columns (a section heading or a header group), a row of its own. */
+interface Row { cells: RowCell[]; y0: number; y1: number; size: number; heading?: boolean }
 
 function overlapCols(cols: Columns, x0: number, x1: number): number[] {
   const out: number[] = [];
@@ -64,6 +66,12 @@ function rowOf(line: TextLine, cols: Columns): Row {
   return { cells, y0: line.y0, y1: line.y1, size: line.size };
 }
 
+/** A heading line: one cell over the columns it covers. */
+function headingRow(line: TextLine, cols: Columns): Row {
+  const over = overlapCols(cols, line.x0, line.x1);
+  return { cells: [{ col: over[0], span: over[over.length - 1] - over[0] + 1, words: line.words }], y0: line.y0, y1: line.y1, size: line.size, heading: true };
+}
+
 const textOf = (c: RowCell) => c.words.map((w) => w.text).join(' ');
 
 /** Columns where most filled single-column cells read as numbers. */
@@ -106,14 +114,16 @@ function addCell(row: Row, c: RowCell): void {
  * Folds continuation lines into the row above: a line with nothing in the numeric columns whose
  * cells continue cells of the row above (same column and span), set no further apart than the
  * block's usual line spacing. In a table whose rows stand apart (two gaps or more wider than
- * the tightest line spacing by ROW_GAP_EM), every line set at that tight spacing belongs to the
- * row above, cells of several lines and all (a four-line header is one row), unless it holds only
- * figures or stacks a figure under a figure. Beside figure columns, a line must also continue a
- * cell of the row above (a chart's labels do not), and a line with figures does not join a row
- * without any (the first row under its header).
+ * the tightest line spacing by ROW_GAP_EM, not beside a heading row), every line set at that
+ * tight spacing belongs to the row above, cells of several lines and all (a four-line header is
+ * one row), unless it holds only figures or stacks a figure under a figure. Beside figure
+ * columns, a line must also continue a cell of the row above (a chart's labels do not), and a
+ * line with figures does not join a row without any (the first row under its header). A heading
+ * row takes no line and joins no row.
  */
 function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
-  const gaps = rows.slice(1).map((r, i) => r.y0 - rows[i].y1);
+  // The space around a heading row is a section's, not a row's.
+  const gaps = rows.slice(1).flatMap((r, i) => (r.heading || rows[i].heading ? [] : [r.y0 - rows[i].y1]));
   const typical = median(gaps);
   const size = median(rows.map((r) => r.size));
   const tight = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 4)] ?? 0;
@@ -121,6 +131,10 @@ function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
   const out: Row[] = [];
   for (const row of rows) {
     const prev = out[out.length - 1];
+    if (row.heading || prev?.heading) {
+      out.push({ ...row, cells: row.cells.map((c) => ({ ...c, words: [...c.words] })) });
+      continue;
+    }
     // Lines that overlap (a chart's labels between its ticks) are not lines of one cell.
     if (prev && apart && row.y0 - prev.y1 <= tight + LINE_GAP_EM * size && row.y0 - prev.y1 > -0.1 * size) {
       // A line of figures only is a row (the first under the header), as is a figure under a
@@ -216,12 +230,36 @@ function looksLikeTable(rows: Row[], nCols: number): boolean {
   return true;
 }
 
+/**
+ * Lines of one phrase across a gutter (a word over it) of the columns the block's rows of two
+ * cells or more leave: section headings and header groups, each a row of one cell. `wide`: only
+ * those across two gutters or half the block's width, which hide no gutter of the block. Only
+ * when rows of cells make half the block or more.
+ */
+function headingLines(block: TextLine[], size: number, wide: boolean): TextLine[] {
+  const rows = block.filter((l) => l.chunks.length >= 2);
+  if (rows.length < 2 || rows.length < block.length / 2) return [];
+  const cols = findColumns(rows, size, false);
+  const gutters = cols.slice(1).map(([a], i) => [cols[i][1], a] as const);
+  const x0 = Math.min(...block.map((l) => l.x0)), x1 = Math.max(...block.map((l) => l.x1));
+  return block.filter((l) => {
+    if (l.chunks.length !== 1) return false;
+    // A phrase across a gutter has a word over it; a row of figures set closer than a word space
+    // (one chunk) keeps its words to the columns.
+    const crossed = gutters.filter(([g0, g1]) => l.x0 < g0 && l.x1 > g1 && l.words.some((w) => w.x0 < g1 && w.x1 > g0)).length;
+    return crossed >= 1 && (!wide || crossed >= 2 || l.x1 - l.x0 >= 0.5 * (x1 - x0));
+  });
+}
+
 /** A stream table from one block of lines, or null when the block is not a table. */
 export function streamTable(page: number, block: TextLine[]): Table | null {
   const size = median(block.map((l) => l.size));
-  const cols = findColumns(block, size);
+  // Headings across the columns (a section's title between its rows) hide no gutter.
+  const wide = new Set(headingLines(block, size, true));
+  const cols = findColumns(block.filter((l) => !wide.has(l)), size);
+  const headings = new Set(headingLines(block, size, false));
   if (cols.length < 2) return null;
-  const raw = block.map((l) => rowOf(l, cols));
+  const raw = block.map((l) => (headings.has(l) ? headingRow(l, cols) : rowOf(l, cols)));
   const numeric = numericColumns(raw, cols.length);
   // A chart's ticks are told from its line spacing before lines are folded into rows.
   if (isChart(raw, cols.length)) return null;
