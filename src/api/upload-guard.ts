@@ -27,11 +27,9 @@ export function uploadIdleApiError(idleMs: number): ApiError {
 export function watchUploadIdle(raw: IncomingMessage, idleMs: number): { stop(): void; fired(): boolean } {
   let fired = false;
   if (idleMs <= 0 || raw.readableEnded) return { stop: () => {}, fired: () => fired };
-  let timer: NodeJS.Timeout | null = null;
-  const arm = () => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(fire, idleMs);
-  };
+  // One timer, pushed back on each chunk (`refresh` re-arms it without a new timer object).
+  let timer: NodeJS.Timeout | null = setTimeout(fire, idleMs);
+  const arm = () => timer?.refresh();
   const stop = () => {
     if (timer) clearTimeout(timer);
     timer = null;
@@ -46,7 +44,6 @@ export function watchUploadIdle(raw: IncomingMessage, idleMs: number): { stop():
     raw.emit('error', new UploadIdleError(idleMs));
   }
   raw.on('data', arm).once('end', stop).once('close', stop);
-  arm();
   return { stop, fired: () => fired };
 }
 
