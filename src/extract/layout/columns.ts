@@ -5,8 +5,10 @@
  * only the least-covered part of a low range, never a range holding text of its own.
  * A column found so is then split where its words, not its chunks, leave a gutter that most of
  * its lines, a header line among them, have text on both sides of, mostly aligned: columns set closer than a word space allows
- * ("648765 AAA", "10.0 0.9 9.1" under a header group).
+ * ("648765 AAA", "10.0 0.9 9.1" under a header group), unless one word stands beside that
+ * gutter on most lines, the top one among them ("Phase III", "$ 400" with no header over them).
  */
+import type { Word } from '../types.js';
 import type { TextLine } from './lines.js';
 
 /** Gutter boundaries: [x0, x1] of each column, left to right. */
@@ -76,6 +78,12 @@ function aligned(xs: number[], tol: number): boolean {
   return xs.filter((x) => Math.abs(x - m) <= tol).length >= 0.6 * xs.length;
 }
 
+/** Most of `texts` (this share) are the text at index `top`. */
+const SAME_SHARE = 0.6;
+function repeated(texts: string[], top: number): boolean {
+  return texts.filter((t) => t === texts[top]).length >= SAME_SHARE * texts.length;
+}
+
 /** Splits the column [x0, x1] at word gutters that are column edges (see the file comment). */
 function splitByWords(lines: TextLine[], x0: number, x1: number, size: number): Columns {
   const words = lines.map((l) => l.words.filter((w) => w.x1 > x0 && w.x0 < x1));
@@ -98,6 +106,14 @@ function splitByWords(lines: TextLine[], x0: number, x1: number, size: number): 
     // right of it start together (left-aligned); the inner spaces of text cells do neither.
     const ends = both.map((ws) => Math.max(...ws.filter((w) => w.x1 <= ga + STEP).map((w) => w.x1)));
     const starts = both.map((ws) => Math.min(...ws.filter((w) => w.x0 >= gb - STEP).map((w) => w.x0)));
+    // The same word beside the gutter on most lines, the top line among them ("Phase III",
+    // "Phase II" with no header over them; "$ 400", "$ 140"), is part of each cell, not a column
+    // of its own: a header's own word there ("Position" over "Director") makes it a column.
+    const beside = (pick: (ws: Word[]) => Word | undefined) => both.map((ws) => pick(ws)?.text ?? '');
+    const lefts = beside((ws) => ws.filter((w) => w.x1 <= ga + STEP).sort((p, q) => q.x1 - p.x1)[0]);
+    const rights = beside((ws) => ws.filter((w) => w.x0 >= gb - STEP).sort((p, q) => p.x0 - q.x0)[0]);
+    const top = both.indexOf(header);
+    if (repeated(lefts, top) || repeated(rights, top)) return false;
     return aligned(ends, ALIGN_EM * size) || aligned(starts, ALIGN_EM * size);
   });
   return cut(x0, x1, gaps);

@@ -108,3 +108,27 @@ describe('stream tables in sections', () => {
     expect(detectTables(layout)).toEqual([]);
   });
 });
+
+describe('columns closer than a word space', () => {
+  it('keeps a word that stands beside every cell of a headerless column in the cell ("Phase III", "$ 400")', async () => {
+    const bytes = await makePdf((page, font) => {
+      page.drawText(PROSE, { x: 40, y: 570, size: 10, font });
+      drawRows(page, font, [
+        ['Durvalumab', 'Phase III', 'May 2017', '$ 1,200'],
+        ['Nivolumab', 'Phase II', 'Sep 2016', '$ 400'],
+        ['Tislelizumab', 'Phase III', 'Jan 2018', '$ 80'],
+        ['Atezolizumab', 'Phase I/II', 'May 2018', '$ 1,700'],
+      ], [40, 160, 260, 360], 540, 14);
+      page.drawText(PROSE, { x: 40, y: 460, size: 10, font });
+    }, { width: 500, height: 600 });
+    const [layout] = await layouts(bytes);
+    const tables = detectTables(layout);
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])).toEqual([
+      ['Durvalumab', 'Phase III', 'May 2017', '$ 1,200'],
+      ['Nivolumab', 'Phase II', 'Sep 2016', '$ 400'],
+      ['Tislelizumab', 'Phase III', 'Jan 2018', '$ 80'],
+      ['Atezolizumab', 'Phase I/II', 'May 2018', '$ 1,700'],
+    ]);
+  });
+});
