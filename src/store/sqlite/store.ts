@@ -91,6 +91,13 @@ export class SqliteStore implements Store {
   private readonly work: EventEmitter;
   /** The WAL's group fsync: commits made with synchronous=NORMAL become durable through it. */
   private readonly walSync: FsyncGroup;
+  /**
+   * `fn()` in a `BEGIN IMMEDIATE` transaction, and in a savepoint when already in one: wrappers
+   * made once, where `db.transaction(fn)` builds four wrapper functions and their properties on
+   * every call.
+   */
+  private readonly immediate: (fn: () => unknown) => unknown;
+  private readonly nested: (fn: () => unknown) => unknown;
 
   /**
    * The database file at `path`; uploads in `blobs` (an object store) or else in `blobDir`
@@ -101,6 +108,9 @@ export class SqliteStore implements Store {
     opts: { blobDir?: string; blobs?: BlobStore } = {},
   ) {
     this.db = openDatabase(path);
+    const run = this.db.transaction((fn: () => unknown) => fn());
+    this.immediate = run.immediate;
+    this.nested = run;
     this.walSync = new FsyncGroup(`${path}-wal`);
     const signals = signalsFor(resolve(path));
     this.work = signals.work;
@@ -121,10 +131,10 @@ export class SqliteStore implements Store {
    * fails on upgrading a read lock). `durable` fsyncs the WAL at commit (see `openDatabase`).
    */
   tx<T>(fn: () => T, opts: { durable?: boolean } = {}): T {
-    if (!opts.durable) return this.db.transaction(fn).immediate();
+    if (!opts.durable) return this.immediate(fn) as T;
     this.db.pragma('synchronous = FULL');
     try {
-      return this.db.transaction(fn).immediate();
+      return this.immediate(fn) as T;
     } finally {
       this.db.pragma('synchronous = NORMAL');
     }
@@ -218,7 +228,7 @@ export class SqliteStore implements Store {
           ? [{ value: this.insertUpload(group[0]) }]
           : group.map((u): UploadResult => {
               try {
-                return { value: this.db.transaction(() => this.insertUpload(u))() };
+                return { value: this.nested(() => this.insertUpload(u)) as Inserted };
               } catch (error) {
                 return { error };
               }
