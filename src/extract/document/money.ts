@@ -11,6 +11,7 @@ import { field } from './labelled.js';
 import type { FieldCandidate } from './choose.js';
 import type { Pair } from './kv.js';
 import { joinWords, type TextLine } from '../locale/lines.js';
+import { amountWords, roundings, rounded } from './amounts.js';
 
 /** One summary line: what it says it is, its value, and the words of label and value. */
 export interface MoneyLine {
@@ -26,21 +27,9 @@ export interface MoneyLine {
 /** A money figure in a label (`Total station rental 2 100.00`) makes it an item, not a summary line. */
 const FIGURE = /\d[.,]\d{2}(?!\d)|\d{4,}/;
 
-/**
- * OCR'd amounts split by the ink (`85. 54`, `37 50` for 37.50): the last two words as one
- * amount, when the first ends in a digit or a decimal mark and the second is two digits.
- */
-function inkedNumber(words: Word[], conv: Convention | null): Word[] {
-  const [a, b] = [words[words.length - 2], words[words.length - 1]];
-  if (!a || !b || a.confidence === null || !/^\d{2}$/.test(b.text) || !/^\d{1,4}[.,]?$/.test(a.text)) return words;
-  const mark = conv === 'comma' ? ',' : '.';
-  const text = /[.,]$/.test(a.text) ? a.text + b.text : a.text + mark + b.text;
-  return [...words.slice(0, -2), { ...a, text, x1: b.x1, y0: Math.min(a.y0, b.y0), y1: Math.max(a.y1, b.y1), confidence: Math.min(a.confidence, b.confidence ?? 1) * 0.9 }];
-}
-
 /** The summary line `line` is, or null. The number is the longest run of up to four words at the end that reads as one. */
 export function moneyLine(line: TextLine, conv: Convention | null): MoneyLine | null {
-  const words = inkedNumber(line.words, conv);
+  const words = amountWords(line.words, conv);
   for (let k = Math.min(4, words.length - 1); k >= 1; k--) {
     const number = words.slice(words.length - k);
     const parsed = parseNumber(number.map((w) => w.text).join(' '), conv);
@@ -76,12 +65,15 @@ interface Money {
   number: Word[];
   page: number;
   score: number;
+  /** Made by arithmetic from a printed total (its rounding), not printed itself. */
+  rounded?: boolean;
 }
 
 /** Every reading of a money field: summary lines (a label, then the number at the end) and key-value pairs whose key is a summary label. */
 function moneyReadings(lines: TextLine[], pairs: Pair[], conv: Convention | null): Money[] {
   const out: Money[] = [];
-  const add = (label: string, found: SummaryKind | null, due: boolean, value: number, number: Word[], page: number, score: number) => {
+  const add = (text: string, found: SummaryKind | null, due: boolean, value: number, number: Word[], page: number, score: number) => {
+    const label = text.replace(/\s*[:：]\s*$/, '');
     const l = label.toLowerCase();
     const kind = found;
     if (NOT_MONEY.test(l) || PAYMENT.test(l)) return;
@@ -139,6 +131,13 @@ export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Conventi
   }
   // A receipt's total in brackets (`( 47.70)`) that cash paid is the amount, not a credit.
   if (paid.cash !== null) for (const m of found) if (m.kind === 'total' && m.value < 0) m.value = -m.value;
+  // A total before its rounding adjustment (`Total 181.98`, `Rounding Adj .02`): the rounded
+  // amount is what the till took, read as surely as the two lines it comes from.
+  const rounds = roundings(lines, conv);
+  for (const m of of('total')) {
+    if (m.value <= 0) continue;
+    for (const r of rounds) for (const v of rounded(m.value, r)) if (!near(v, m.value) && !found.some((o) => o.kind === 'total' && near(o.value, v))) found.push({ ...m, value: v, label: `${m.label} rounded`, number: [...m.number, ...r.words], rounded: true });
+  }
   const subs = of('subtotal').map((m) => toCand(m));
   // What else says the total: subtotal plus tax, cash minus change, a card payment, cash with no change.
   const evidence: { kind: string; value: number; words: (Word & { page?: number })[]; ink: number }[] = [];
@@ -147,16 +146,34 @@ export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Conventi
   if (paid.cash !== null && paid.change !== null) evidence.push({ kind: 'cash', value: cents(paid.cash - paid.change), words: paid.cashWords, ink: ink(paid.cashWords) });
   if (paid.card !== null) evidence.push({ kind: 'card', value: paid.card, words: paid.cardWords, ink: ink(paid.cardWords) });
   for (const v of paid.paidInCash) evidence.push({ kind: 'paid', value: v.value, words: v.words, ink: ink(v.words) });
-  const support = (v: number) => new Set(evidence.filter((e) => near(e.value, v)).map((e) => e.kind)).size;
+  // The subtotal, subtotal plus tax, or a printed total, with the rounding adjustment: the
+  // rounded total. A zero adjustment says only that the subtotal is the total (tax included).
+  const printed = of('total').filter((m) => !m.rounded);
+  const sums = evidence.filter((e) => e.kind === 'sum');
+  for (const r of rounds) {
+    const subBases = subs.map((c) => ({ value: c.field.value as number, ink: c.field.confidence }));
+    if (r.value === 0) {
+      for (const b of subBases) evidence.push({ kind: 'round', value: b.value, words: [], ink: Math.min(b.ink, ink(r.words)) });
+      continue;
+    }
+    for (const b of [...subBases, ...sums]) for (const v of rounded(b.value, r)) evidence.push({ kind: 'round', value: v, words: [], ink: Math.min(b.ink, ink(r.words)) });
+    // From a printed total: support for another printed total, never for the rounded total made of it.
+    for (const m of printed) for (const v of rounded(m.value, r)) evidence.push({ kind: 'rounded total', value: v, words: [], ink: Math.min(ink(m.number), ink(r.words)) });
+  }
+  // A sum of rounded figures may be a cent off; what was paid, and a rounding, are exact.
+  const agrees = (e: { kind: string; value: number }, v: number) => (e.kind === 'sum' ? near(e.value, v) : cents(e.value) === cents(v));
+  const support = (v: number, made = false) => new Set(evidence.filter((e) => agrees(e, v) && !(made && e.kind === 'rounded total')).map((e) => e.kind)).size;
   const totals = of('total').map((m) => {
     let score = m.score - 0.05;
     const l = m.label.toLowerCase();
     if (/round|arrondi|gerundet|redondeo/.test(l)) score += 0.04;
     if (/grand|gesamt|brutto|ttc|incl|inkl|endbetrag|rechnungsbetrag|rechnungssumme|net à payer|to pay|payable/.test(l)) score += 0.03;
     if (paid.cash !== null && m.value > paid.cash + 0.01) score -= 0.15;
+    // A till's total of nothing, where amounts were charged, is another line's zero (`Total Savings 0.00`) or a misreading.
+    if (m.value === 0 && (found.some((o) => o.value > 0 && (o.kind === 'total' || o.kind === 'subtotal')) || evidence.some((e) => e.value > 0))) score -= 0.3;
     // A till prints cents: an OCR'd total without them is a count or a misreading (`TOTAL 7`).
     if (m.number.some((w) => w.confidence !== null) && !/\d[.,]\d{2}(?!\d)/.test(joinWords(m.number))) score -= 0.15;
-    score += 0.08 * Math.min(2, support(m.value));
+    score += 0.08 * Math.min(2, support(m.value, m.rounded));
     return toCand(m, score);
   });
   // Cash minus change, or a card payment, is what a till receipt's total is, when no total could be read.
@@ -222,16 +239,22 @@ export interface Paid {
   paidInCash: { value: number; words: (Word & { page?: number })[] }[];
 }
 
+/** A line that says only that the amount was paid (`Pay 20.00`, `Paid Amount : 200.00`), unlike `Pay parking ticket 1.50`. */
+const PAID_ONLY = /^(pay|payment|paid amount|amount paid|amount tendered)[\s:.]*(rm|myr|\$|€|eur|usd|gbp)?[\s:.]*$/;
+
 /** What was paid in cash and given back on a till receipt, when printed. */
 export function cashAndChange(lines: TextLine[], conv: Convention | null): Paid {
   const paid: Paid = { cash: null, change: null, cashWords: [], card: null, cardWords: [], paidInCash: [] };
   let tendered = false;
   for (const l of lines) {
     const t = l.lower;
-    const last = l.words[l.words.length - 1];
-    const n = parseNumber(last?.text ?? '', conv);
-    if (!n || n.percent || !/\d[.,]\d{2}$/.test(last!.text)) continue;
-    if (/^(cash|tendered|cash tendered|cash received|received|amount received|bar|gegeben|espèces|efectivo|contant|contanti|dinheiro|tunai)\b/.test(t)) {
+    const ws = amountWords(l.words, conv);
+    const last = ws[ws.length - 1];
+    const read = parseNumber(last?.text ?? '', conv);
+    if (!read || read.percent || !/\d[.,]\d{2}$/.test(last!.text)) continue;
+    // `Cash -50.00`: what was handed over, whatever sign the till prints.
+    const n = { value: Math.abs(read.value) };
+    if (/^(cash|tendered|cash tendered|cash received|received|amount received|bar|gegeben|espèces|efectivo|contant|contanti|dinheiro|tunai)\b/.test(t) || PAID_ONLY.test(joinWords(ws.slice(0, -1)).toLowerCase())) {
       const words = [{ ...last!, page: l.page }];
       // The amount handed over is the tendered or received one; another cash line is what was paid.
       const isTendered = /(tender|receiv|gegeben)/.test(t);

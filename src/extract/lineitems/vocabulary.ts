@@ -107,7 +107,11 @@ const NET_QUALIFIER = /(excl|exkl|excluding|before (?:tax|gst|vat)|\bnet(to)?\b|
 
 /** The kind of summary row a label starts, or null when it is not one. Anchored at the start. */
 export function summaryKind(label: string): SummaryKind | null {
-  const l = normalizeText(label).toLowerCase().replace(/[:：]\s*$/, '');
+  // `TotalGST`, `TOTALSALES`: a total's word run into the next by the ink.
+  const l = normalizeText(label)
+    .toLowerCase()
+    .replace(/[:：]\s*$/, '')
+    .replace(/^total(?=(gst|tax|vat|sales|amount|amt|savings?|qty|items?|incl|excl|due|payable|rm)\b)/, 'total ');
   if (!l) return null;
   if (/^(carried forward|brought forward|übertrag|uebertrag|transporte|suma y sigue|à reporter|a reporter|riporto|a riportare|a transportar|繰越)/.test(l)) return 'carry';
   if (/^(opening balance|balance brought|previous balance|anfangssaldo|alter (kontostand|saldo)|saldo (inicial|anterior)|beginsaldo|saldo begin|solde (initial|précédent|d'ouverture)|前月繰越|前回残高|期首残高)/.test(l)) return 'balance_open';
@@ -120,13 +124,15 @@ export function summaryKind(label: string): SummaryKind | null {
       if (/\bincludes?\b/.test(l)) return 'tax';
       // `Total Sales (Excluding GST)`: the total before tax, though it names the tax.
       if (NET_QUALIFIER.test(l) && !gross) return 'subtotal';
+      // `Total 6% supplies (Inc. GST)`: one tax rate's share of the document, not its total.
+      if (/suppl/.test(l)) return null;
       // `Total Sales (Inclusive of GST)`, `Total Due (GST Inc)`, `Total payable incl. VAT`: the total.
       if (gross || /(\binc\b|\bdue\b|payable|\bsales\b)/.test(l)) return 'total';
       return 'tax'; // `Total VAT`, `Summe MwSt`
     }
     // `Total amount (net)`, `Montant total HT`, `Rechnungssumme netto`: the total before tax;
     // `Total 6% supplies` (a GST receipt's rate section) too.
-    if ((NET_QUALIFIER.test(l) || /suppl(y|ies)/.test(l)) && !gross && !/^(net à payer|net a payer)/.test(l)) return 'subtotal';
+    if ((NET_QUALIFIER.test(l) || /suppl/.test(l)) && !gross && !/^(net à payer|net a payer)/.test(l)) return 'subtotal';
     return 'total';
   }
   // `VAT Reg No. GB 123…`, `Tax ID: 91-…`, `MwSt-Nr.`: the vendor's tax id, not a tax amount.
