@@ -182,6 +182,17 @@ export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Conventi
     const f = field(e.value, e.words, e.words[0]!.page ?? 1, 1, joinWords(e.words));
     totals.push({ field: f, score: (e.kind === 'card' ? 0.55 : 0.6) * f.confidence + 0.2 * (support(e.value) - 1), via: 'position' });
   }
+  // An amount printed alone on its line that the subtotal and tax add up to (or round to) is the
+  // total whose label stands apart or was not read: printed and added up, it outweighs cash
+  // minus change alone.
+  for (const e of evidence) {
+    if ((e.kind !== 'sum' && e.kind !== 'round') || e.value <= 0 || totals.some((t) => near(t.field.value as number, e.value))) continue;
+    const alone = lines.find((l) => l.words.length <= 2 && loneAmount(l, conv) !== null && agrees(e, loneAmount(l, conv)!.value));
+    if (!alone) continue;
+    const { value, word } = loneAmount(alone, conv)!;
+    const f = field(value, [word], alone.page, 1);
+    totals.push({ field: f, score: 0.6 * f.confidence + 0.08 * Math.min(2, support(value)), via: 'position' });
+  }
   // Two of them agreeing outweigh a labelled total none of them agrees with.
   if (evidence.some((e) => support(e.value) >= 2)) for (const t of totals) if (t.via === 'label' && support(t.field.value as number) === 0) t.score -= 0.1;
   if (paid.cash !== null && paid.change === null && paid.cashWords.length && paid.card === null && !totals.length) {
@@ -217,6 +228,15 @@ export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Conventi
     opening_balance: of('opening_balance').map((m) => toCand(m)),
     closing_balance: of('closing_balance').map((m) => toCand(m)),
   };
+}
+
+/** The amount a line holds alone (`29.80`, `29. 80`), with its word, or null. */
+function loneAmount(line: TextLine, conv: Convention | null): { value: number; word: Word } | null {
+  const words = amountWords(line.words, conv);
+  const w = words[0];
+  if (words.length !== 1 || !w || !/\d[.,]\d{2}$/.test(w.text)) return null;
+  const n = parseNumber(w.text, conv);
+  return n && !n.percent ? { value: n.value, word: w } : null;
 }
 
 /** Two amounts printed alike but for one digit (`38.75` and `39.75`). */

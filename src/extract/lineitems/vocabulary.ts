@@ -138,6 +138,6 @@ export function summaryKind(label: string): SummaryKind | null {
   // `VAT Reg No. GB 123…`, `Tax ID: 91-…`, `MwSt-Nr.`: the vendor's tax id, not a tax amount.
   if (/^(vat|tax|gst|mwst|ust|iva|btw|tva)[\s.-]*(reg|id\b|no\b|nr\b|number|nummer|identifi)/.test(l)) return null;
   if (starts(/^(vat|tax|sales tax|gst|mwst|ust|umsatzsteuer|mehrwertsteuer|iva|btw|tva|消費税|内消費税)/, l)) return 'tax';
-  if (/^(zzgl|plus|\+|davon|incl|inkl|enth|dont|de los cuales|waarvan)/.test(l) && TAX.test(l)) return 'tax'; // `zzgl. 19 % MwSt.`
+  if (/^(zzgl|plus|\+|add\b|davon|incl|inkl|enth|dont|de los cuales|waarvan)/.test(l) && TAX.test(l)) return 'tax'; // `zzgl. 19 % MwSt.`, `Add GST @ 6%`
   return null;
 }

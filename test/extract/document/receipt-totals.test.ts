@@ -71,6 +71,11 @@ describe('a zero, a payment and a tax rate share beside the total', () => {
   it("takes no tax rate's total (`Total 6% supplies (Inc. GST)`) for the document's", () => {
     expect(total(['Total 0% supplies: 18.54', 'Total 6% supplies (excl. GST): 14.40', 'GST: 0.86', 'Total 6% supplies (Inc. GST): 15.26', 'Total Payable: 33.80'])).toBe(33.8);
   });
+  it('takes an amount alone on its line that subtotal and tax add up to, less surely than a labelled total, over a misread cash minus change', () => {
+    const f = fields(['TOTAL EXCL.GST 28.11', 'ADD : GST @ 6% On 1.69', '29.80', 'CASH 80.00', 'CHANGE 20.20']).total!;
+    expect(f.value).toBe(29.8);
+    expect(f.confidence).toBeLessThan(0.7);
+  });
   it('reads what was paid from a line that says only that (`Pay`), not from one that names what is paid for', () => {
     expect(total(['Due 19.20', 'Pay 20.00', 'Change 0.80'])).toBe(19.2);
     expect(total(['Pay parking ticket 1.50', 'Total amount 1.50', 'Accepted total 2.00', 'Change 0.50'])).toBe(1.5);

@@ -40,7 +40,7 @@ describe('summaryKind', () => {
     ['Total amount (gross):', 'total'], ['Montant Total TTC', 'total'], ['Rechnungssumme Brutto', 'total'], ['Net à payer', 'total'], ['Total tax amount:', 'tax'],
     ['Total Sales (Excluding GST)', 'subtotal'], ['TOTAL EXCL. GST', 'subtotal'], ['Total before GST', 'subtotal'], ['Total Sales (Inclusive of GST)', 'total'],
     ['Total Due (GST Inc)', 'total'], ['TOTAL INCLUDES 6% GST', 'tax'], ['Total GST', 'tax'], ['Total 6% supplies', 'subtotal'],
-    ['TotalGST :', 'tax'], ['TOTALSALES (Inclusive of GST)', 'total'], ['Total 0% suppl', 'subtotal'], ['Total 6% supplies (Inc. GST)', null], ['Totalbetrag', 'total'],
+    ['TotalGST :', 'tax'], ['TOTALSALES (Inclusive of GST)', 'total'], ['Total 0% suppl', 'subtotal'], ['Total 6% supplies (Inc. GST)', null], ['Totalbetrag', 'total'], ['ADD : GST @ 6% On', 'tax'], ['Add VAT 20%', 'tax'],
     ['Übertrag', 'carry'], ['Carried forward', 'carry'],
     ['Opening balance', 'balance_open'], ['Alter Kontostand', 'balance_open'], ['Closing balance', 'balance_close'], ['Neuer Kontostand', 'balance_close'],
     ['Website redesign', null], ['Taxi fare', null], ['', null],
