@@ -102,6 +102,10 @@ function moneyReadings(lines: TextLine[], pairs: Pair[], conv: Convention | null
     if (!parsed || parsed.percent) continue;
     add(label, kind, due, parsed.value, p.value, p.line.page, p.how === 'inline' ? 0.9 : 0.85);
   }
+  // `Net Total` under the tax line is what is left to pay after tax (a till's total), not the
+  // amount before tax it is on an invoice.
+  const below = (a: Money, b: Money) => a.page === b.page && a.number[0]!.y0 > b.number[0]!.y1;
+  for (const m of out) if (m.kind === 'subtotal' && /^nett? total/i.test(m.label) && out.some((t) => t.kind === 'tax' && below(m, t))) m.kind = 'total';
   return out;
 }
 

@@ -76,6 +76,11 @@ describe('a zero, a payment and a tax rate share beside the total', () => {
     expect(f.value).toBe(29.8);
     expect(f.confidence).toBeLessThan(0.7);
   });
+  it('takes a Net Total under the tax line for the total, and one above it for the subtotal', () => {
+    expect(total(['1 FISHBALL NOODLE 7.00', 'GST 6% 0.42', 'ROUNDING ADJ -0.02', 'NETT TOTAL 7.40', 'CHANGE 0.00'])).toBe(7.4);
+    const f = fields(['Net Total 100.00', 'VAT 20% 20.00', 'Total 120.00']);
+    expect([f.subtotal?.value, f.total?.value]).toEqual([100, 120]);
+  });
   it('reads what was paid from a line that says only that (`Pay`), not from one that names what is paid for', () => {
     expect(total(['Due 19.20', 'Pay 20.00', 'Change 0.80'])).toBe(19.2);
     expect(total(['Pay parking ticket 1.50', 'Total amount 1.50', 'Accepted total 2.00', 'Change 0.50'])).toBe(1.5);
