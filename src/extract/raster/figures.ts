@@ -12,13 +12,35 @@ const MIN_WIDTH_GLYPHS = 6;
 const MIN_HEIGHT_GLYPHS = 3;
 /** And covers little of its box: a glyph, a bar or a fill is denser. */
 const MAX_DENSITY = 0.12;
+/**
+ * A bar chart's bars, joined by the axis they stand on, cover more of their box (hatched or
+ * outlined bars 0.13-0.27), and so do the edges of a shaded header band; the band holds its
+ * header's words (0.065 of its box), the bars little but a few value labels.
+ */
+const MAX_BARS_DENSITY = 0.3;
+const MAX_BARS_WORDS = 0.05;
 
-/** The boxes of the figure-like components, in the components' pixels. */
-export function figureBoxes(parts: Component[], glyph: number): Component[] {
+interface Box { x0: number; y0: number; x1: number; y1: number }
+
+/** The share of a component's box that the words read over it cover. */
+function wordShare(c: Component, words: Box[]): number {
+  let covered = 0;
+  for (const w of words) {
+    const dx = Math.min(c.x1 + 1, w.x1) - Math.max(c.x0, w.x0);
+    const dy = Math.min(c.y1 + 1, w.y1) - Math.max(c.y0, w.y0);
+    if (dx > 0 && dy > 0) covered += dx * dy;
+  }
+  return covered / ((c.x1 - c.x0 + 1) * (c.y1 - c.y0 + 1));
+}
+
+/** The boxes of the figure-like components, in the components' pixels (the words' too). */
+export function figureBoxes(parts: Component[], glyph: number, words: Box[] = []): Component[] {
   return parts.filter((c) => {
     const w = c.x1 - c.x0 + 1;
     const h = c.y1 - c.y0 + 1;
-    return w >= MIN_WIDTH_GLYPHS * glyph && h >= MIN_HEIGHT_GLYPHS * glyph && c.pixels <= MAX_DENSITY * w * h;
+    if (w < MIN_WIDTH_GLYPHS * glyph || h < MIN_HEIGHT_GLYPHS * glyph) return false;
+    if (c.pixels <= MAX_DENSITY * w * h) return true;
+    return c.pixels <= MAX_BARS_DENSITY * w * h && wordShare(c, words) < MAX_BARS_WORDS;
   });
 }
 

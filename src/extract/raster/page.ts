@@ -297,7 +297,6 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   for (let i = 0; i < read.length; i++) read[i] = img.data[i] < 128 ? 1 : 0;
   const inkParts = components({ data: read, width: img.width, height: img.height });
   ocr = agreeDecimalMarks(restoreMarks(ocr, inkParts));
-  const figures = figureBoxes(joinAcrossRulings(inkParts, found), glyphNow);
   lastPageTimings.rescued = second.crops;
   lastPageTimings.ocrMs = performance.now() - t;
   lastPageTimings.rescueMs = performance.now() - t3;
@@ -306,8 +305,9 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   const words: Word[] = [];
   // Bars read from rules too short for the ruling finder are rules, not words.
   const { words: kept, bars } = splitBars(joinCjk(ocr));
-  for (const w of kept) {
-    if (NOISE.test(w.text) && w.confidence < 0.6) continue;
+  const readWords = kept.filter((w) => !(NOISE.test(w.text) && w.confidence < 0.6));
+  const figures = figureBoxes(joinAcrossRulings(inkParts, found), glyphNow, readWords);
+  for (const w of readWords) {
     words.push({
       text: w.text,
       x0: w.x0 * k,

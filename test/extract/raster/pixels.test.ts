@@ -178,4 +178,27 @@ describe('pixel analysis', () => {
     expect(figures).toHaveLength(1);
     expect(figures[0].x1 - figures[0].x0).toBeGreaterThan(700);
   });
+  it("a bar chart's hatched bars on their axis are a figure; a shaded band's edges around words are not", () => {
+    // Six outlined bars, cross-hatched every 5 px, 70 px wide, standing on a 2 px axis 800 px long.
+    const img = blank(1000, 600);
+    fill(img, 100, 498, 900, 500);
+    [300, 260, 280, 220, 250, 200].forEach((height, i) => {
+      const x0 = 120 + i * 130, y0 = 498 - height;
+      fill(img, x0, y0, x0 + 70, y0 + 2);
+      fill(img, x0, y0, x0 + 2, 498);
+      fill(img, x0 + 68, y0, x0 + 70, 498);
+      for (let y = y0; y < 498; y++) for (let x = x0; x < x0 + 70; x++) if (x % 5 === 0 || y % 5 === 0) img.data[y * img.width + x] = 0;
+    });
+    const read = { data: img.data.map((v) => (v < 128 ? 1 : 0)), width: img.width, height: img.height };
+    const [bars] = components(read).filter((c) => c.x1 - c.x0 > 700);
+    const density = bars.pixels / ((bars.x1 - bars.x0 + 1) * (bars.y1 - bars.y0 + 1));
+    expect(density).toBeGreaterThan(0.12);
+    expect(density).toBeLessThan(0.3);
+    // A value label over each bar leaves it a chart.
+    const labels = Array.from({ length: 6 }, (_, i) => ({ x0: 140 + i * 130, y0: 440, x1: 180 + i * 130, y1: 456 }));
+    expect(figureBoxes([bars], 16, labels)).toHaveLength(1);
+    // Header words across the box (a band's edges around its words): not a figure.
+    const header = Array.from({ length: 24 }, (_, i) => ({ x0: 110 + i * 33, y0: 200 + (i % 4) * 70, x1: 140 + i * 33, y1: 230 + (i % 4) * 70 }));
+    expect(figureBoxes([bars], 16, header)).toHaveLength(0);
+  });
 });
