@@ -49,16 +49,28 @@ export function tableBlocks(lines: TextLine[]): TextLine[][] {
   const row = (l: TextLine | undefined) => l !== undefined && l.chunks.length >= 2 && !prose(l);
   const pieces: TextLine[][] = [];
   let cur: TextLine[] = [];
+  // A figure caption long enough to read as prose ends the block above it; the lines set right
+  // under it (its title's second line, the figure's labels) are the figure's, up to a table's
+  // own caption.
+  let caption: TextLine | null = null;
   const flush = () => {
+    if (caption !== null && cur.length > 0 && cur[0].y0 - caption.y1 <= BLOCK_GAP_EM * Math.max(caption.size, cur[0].size)) {
+      const own = cur.findIndex((l) => TABLE_CAPTION.test(l.chunks[0].text.trim()));
+      cur = own < 0 ? [] : cur.slice(own);
+    }
     const { block: b, figure } = withoutCaption(trim(cur));
     if (!figure && b.length > 0) pieces.push(b);
     cur = [];
   };
   lines.forEach((l, i) => {
     // A wide heading between two rows ("Consolidation therapy for stage III NSCLC") stays in the block.
-    if (prose(l) && !(headingLine(l) && row(lines[i - 1]) && row(lines[i + 1]) && !repeats(lines[i + 1], cur[0]))) { flush(); return; }
+    if (prose(l) && !(headingLine(l) && row(lines[i - 1]) && row(lines[i + 1]) && !repeats(lines[i + 1], cur[0]))) {
+      flush();
+      caption = FIGURE_CAPTION.test(l.chunks[0].text.trim()) ? l : null;
+      return;
+    }
     const prev = cur[cur.length - 1];
-    if (prev && l.y0 - prev.y1 > BLOCK_GAP_EM * Math.max(prev.size, l.size)) flush();
+    if (prev && l.y0 - prev.y1 > BLOCK_GAP_EM * Math.max(prev.size, l.size)) { flush(); caption = null; }
     cur.push(l);
   });
   flush();

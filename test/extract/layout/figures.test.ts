@@ -76,6 +76,19 @@ describe('captions', () => {
     expect(detectTables(captioned('Figure 6:'))).toHaveLength(0);
     expect(detectTables(captioned('Abbildung 2'))).toHaveLength(0);
   });
+  it('the lines right under a figure caption long enough to be prose are the figure\'s', () => {
+    // "Figure 6:   Simplified chart of the flows of funding, by source (training provided by" /
+    // "federations of municipalities)" over the boxes of a flow chart, read as aligned lines.
+    const phrase = (text: string, x: number, y: number) => text.split(' ').map((t, i, all) => at(t, x + all.slice(0, i).reduce((n, p) => n + 8 * p.length + 6, 0), y));
+    const caption = [at('Figure', 100, 40), at('6:', 156, 40), ...phrase('Simplified chart of the flows of funding, by source (training provided by', 200, 40), ...phrase('federations of municipalities)', 200, 60)];
+    const layout = (above: Word[], gap: number): PageLayout => ({ ...page, words: [...above, ...words.map((w) => ({ ...w, y0: w.y0 - 20 + gap, y1: w.y1 - 20 + gap }))] });
+    expect(detectTables(layout(caption, 0))).toHaveLength(0);
+    // A caption of a figure above it, with the table standing well below: the table stays.
+    expect(detectTables(layout(caption, 60))).toHaveLength(1);
+    // A table's own caption right under the figure's: a table.
+    const own = [at('Table', 100, 80), at('2:', 148, 80), at('Values', 300, 80), at('by', 360, 80), at('year', 390, 80)];
+    expect(detectTables(layout([...caption, ...own], 20))).toHaveLength(1);
+  });
   it('numbered headings with the number set apart are not a two-column table', () => {
     const heading = (n: string, title: string, y: number) => [at(n, 100, y), ...title.split(' ').map((t, i) => at(t, 180 + 70 * i, y))];
     const headings = [...heading('8.6', 'Products', 500), ...heading('8.6.1', 'Washing powders', 530)];
