@@ -48,6 +48,11 @@ export interface PageLayout {
    * lying mostly inside one is the figure's labels, not a table. Unset for text layers.
    */
   figures?: BBox[];
+  /**
+   * Page units per typographic point: an image's pixels at its resolution (2.78 at 200 dpi).
+   * Unset for points (text layers, rendered PDF pages).
+   */
+  unitsPerPoint?: number;
 }
 
 /** A cell of API.md §4. `row`/`col` are 0-based. */

@@ -36,7 +36,7 @@ export function detectTables(layout: PageLayout): Table[] {
   const tables = uprightTables({ ...layout, words: byRotation.get(0) ?? [] });
   for (const [rot, words] of byRotation) {
     if (rot === 0 || words.length < MIN_TURNED_WORDS) continue;
-    tables.push(...uprightTables({ ...turnUpright(layout, words, rot), figures: undefined }).map((t) => turnBack(t, layout, rot)));
+    tables.push(...uprightTables({ ...turnUpright(layout, words, rot), figures: undefined, unitsPerPoint: layout.unitsPerPoint }).map((t) => turnBack(t, layout, rot)));
   }
   return tables.sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
 }
@@ -44,8 +44,7 @@ export function detectTables(layout: PageLayout): Table[] {
 /** Tables of upright text: lattice grids first, then stream tables in the text they leave. */
 function uprightTables(layout: PageLayout): Table[] {
   layout = { ...layout, words: withoutLeaders(layout.words) };
-  const rulings = mergeRulings(layout.rulings);
-  const lattice = latticeTables(layout.page, rulings, layout.words);
+  const lattice = latticeInPoints(layout);
   // Rotated words (axis titles of charts, vertical column labels) are not rows of a stream table.
   const rest = layout.words.filter((w) => !lattice.some((t) => inside(w, t.box)) && !rotated(w));
   // A chart's frame and grid lines make a lattice of its labels; its curves, inside the frame,
@@ -60,6 +59,27 @@ function uprightTables(layout: PageLayout): Table[] {
   const left = textLines(rest.filter((w) => !claimed.some((b) => inside(w, b))));
   const used = new Set<TextLine>();
   return tables.map((t) => withHeaderAbove(t, left, used));
+}
+
+/**
+ * Lattice tables with the grid's tolerances in points, as they were set on text layers (pens
+ * overshoot by 1-2 pt; a double rule's lines lie 2-3 pt apart and are one grid line): an image's
+ * words and rulings are seen in points, and its tables come back in its pixels. Below
+ * MIN_POINT_SCALE pixels a point the tolerances stay in pixels: there 3 pt is within a pixel of
+ * the gap between tables set side by side (3-4 px at 92 dpi).
+ */
+const MIN_POINT_SCALE = 2;
+
+function latticeInPoints(layout: PageLayout): ReturnType<typeof latticeTables> {
+  const u = layout.unitsPerPoint ?? 1;
+  if (u < MIN_POINT_SCALE) return latticeTables(layout.page, mergeRulings(layout.rulings), layout.words);
+  const down = <T extends { x0: number; y0: number; x1: number; y1: number }>(b: T): T => ({ ...b, x0: b.x0 / u, y0: b.y0 / u, x1: b.x1 / u, y1: b.y1 / u });
+  const up = (b: BBox): BBox => b.map((v) => Math.round(v * u * 100) / 100) as BBox;
+  const words = layout.words.map((w) => ({ ...down(w), size: w.size / u }));
+  return latticeTables(layout.page, mergeRulings(layout.rulings.map(down)), words).map(({ table, box }) => ({
+    box: up(box),
+    table: table && { ...table, bbox: up(table.bbox), cells: table.cells.map((c) => ({ ...c, bbox: up(c.bbox) })) },
+  }));
 }
 
 /** Figures' labels: at least this share of the table's box lies in figures (side by side charts count together). */
