@@ -28,9 +28,9 @@ const LEGAL = /(?<![\p{L}])(sdn\.? ?b\.?hd\.?|b\.?hd\.?|berhad|s\/b|enterprises?
 /** A name line that opens with its legal form or closes a bracket it did not open is the tail of a name begun on the line above. */
 const TAIL = /^(?:(?:sdn\.?|bhd\.?|berhad|co\.|ltd\.?|limited|gmbh|inc\.?|s\/b)(?![\p{L}])|[^(]*\))/iu;
 /** A company registration number in brackets after a name (`(65351-M)`, `(1074617K)`, `(139386 X)`). */
-const REG_NO = /\s*[({\[][\p{L}\s.:-]{0,12}\d(?:[\d\s-]|[A-Z](?=\d)){3,}[\p{L}\s~=_-]{0,3}[)}\]]?\s*$/u;
+const REG_NO = /\s*[({[][\p{L}\s.:-]{0,12}\d(?:[\d\s-]|[A-Z](?=\d)){3,}[\p{L}\s~=_-]{0,3}[)}\]]?\s*$/u;
 /** A registration number on a line of its own (`Roc: 1026984-X`, `(113825-W)`, `Co. No. 31S481-T`). */
-const REG_LINE = /^[({\[]?(?:(?:co(?:mpany)?\.?\s*(?:reg(?:istration)?\.?\s*)?no|roc|reg(?:istration)?\.?\s*no|ssm)[\s.:#]*)?\d[\dA-Z\s-]{4,}[A-Z]?[)}\]]?$/iu;
+const REG_LINE = /^[({[]?(?:(?:co(?:mpany)?\.?\s*(?:reg(?:istration)?\.?\s*)?no|roc|reg(?:istration)?\.?\s*no|ssm)[\s.:#]*)?\d[\dA-Z\s-]{4,}[A-Z]?[)}\]]?$/iu;
 
 /** The median type size of `words`. */
 function medianSize(words: Word[]): number {
