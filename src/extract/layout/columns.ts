@@ -7,10 +7,11 @@
  * its lines, a header line among them, have text on both sides of, mostly aligned: columns set closer than a word space allows
  * ("648765 AAA", "10.0 0.9 9.1" under a header group), unless one word stands beside that
  * gutter on most lines, the top one among them ("Phase III", "$ 400" with no header over them),
- * or the gutter lies inside figures ("86, 145" cut after its comma, 34° 49', "12 (41.4)").
+ * or the gutter lies inside figures ("86, 145" cut after its comma, 34° 49', "Jun 2030", "12 (41.4)").
  */
 import type { Word } from '../types.js';
 import type { TextLine } from './lines.js';
+import { monthOf } from '../locale/dates.js';
 
 /** Gutter boundaries: [x0, x1] of each column, left to right. */
 export type Columns = [number, number][];
@@ -116,9 +117,9 @@ function splitByWords(lines: TextLine[], x0: number, x1: number, size: number): 
     const top = both.indexOf(header);
     if (repeated(lefts, top) || repeated(rights, top)) return false;
     // A number the reader cut after its mark ("86, 145", "13. 62"), an angle in degrees and
-    // minutes ("34° 49' 23\""), or a figure with its share in brackets ("12 (41.4)"), on most
-    // lines: the gutter lies inside cells.
-    const inside = both.filter((_, i) => (/\d[.,°'′]$/.test(lefts[i]) && /^\d/.test(rights[i])) || (/\d$/.test(lefts[i]) && /^\(\d/.test(rights[i])));
+    // minutes ("34° 49' 23\""), a date ("Jun 2030", "March 27, 2013"), or a figure with its share
+    // in brackets ("12 (41.4)"), on most lines: the gutter lies inside cells.
+    const inside = both.filter((_, i) => ((/\d[.,°'′]$/.test(lefts[i]) || monthOf(lefts[i]) !== null) && /^\d/.test(rights[i])) || (/\d$/.test(lefts[i]) && /^\(\d/.test(rights[i])));
     if (inside.length >= SAME_SHARE * both.length) return false;
     return aligned(ends, ALIGN_EM * size) || aligned(starts, ALIGN_EM * size);
   });

@@ -131,17 +131,17 @@ describe('columns closer than a word space', () => {
       ['Atezolizumab', 'Phase I/II', 'May 2018', '$ 1,700'],
     ]);
   });
-  it('keeps a figure with its share in brackets, a number the reader cut after its comma, and an angle in degrees and minutes in one cell', async () => {
+  it('keeps a figure with its share in brackets, a number the reader cut after its comma, an angle in degrees and minutes and a month and year in one cell', async () => {
     const bytes = await makePdf((page, font) => {
       const right = (t: string, x: number, y: number) => page.drawText(t, { x: x - font.widthOfTextAtSize(t, 10), y, size: 10, font });
       const rows = [
-        ['Event', 'All', 'grades', 'Sales', 'value', 'Site', 'latitude'],
-        ['Anaemia', '12', '(41.4)', '86,', '145', '34°', "49' 23\""],
-        ['Proteinuria', '7', '(24.1)', '36,', '791', '39°', "42' 55\""],
-        ['Nausea', '4', '(13.8)', '122,', '663', '128°', "29' 09\""],
-        ['Rash', '3', '(10.3)', '5,', '178', '21°', "33' 43\""],
+        ['Event', 'All', 'grades', 'Sales', 'value', 'Site', 'latitude', 'Call', 'date'],
+        ['Anaemia', '12', '(41.4)', '86,', '145', '34°', "49' 23\"", 'Jun', '2030'],
+        ['Proteinuria', '7', '(24.1)', '36,', '791', '39°', "42' 55\"", 'Apr', '2020'],
+        ['Nausea', '4', '(13.8)', '122,', '663', '128°', "29' 09\"", 'Nov', '2031'],
+        ['Rash', '3', '(10.3)', '5,', '178', '21°', "33' 43\"", 'Sep', '2025'],
       ];
-      rows.forEach(([label, a, b, c, d, e, f], i) => {
+      rows.forEach(([label, a, b, c, d, e, f, g, h], i) => {
         const y = 540 - i * 14;
         page.drawText(label, { x: 40, y, size: 10, font });
         right(a, 200, y);
@@ -150,17 +150,19 @@ describe('columns closer than a word space', () => {
         page.drawText(d, { x: 323, y, size: 10, font });
         right(e, 440, y);
         page.drawText(f, { x: 443, y, size: 10, font });
+        right(g, 560, y);
+        page.drawText(h, { x: 563, y, size: 10, font });
       });
-    }, { width: 540, height: 600 });
+    }, { width: 660, height: 600 });
     const [layout] = await layouts(bytes);
     const tables = detectTables(layout);
     expect(tables).toHaveLength(1);
     expect(grid(tables[0])).toEqual([
-      ['Event', 'All grades', 'Sales value', 'Site latitude'],
-      ['Anaemia', '12 (41.4)', '86, 145', "34° 49' 23\""],
-      ['Proteinuria', '7 (24.1)', '36, 791', "39° 42' 55\""],
-      ['Nausea', '4 (13.8)', '122, 663', "128° 29' 09\""],
-      ['Rash', '3 (10.3)', '5, 178', "21° 33' 43\""],
+      ['Event', 'All grades', 'Sales value', 'Site latitude', 'Call date'],
+      ['Anaemia', '12 (41.4)', '86, 145', "34° 49' 23\"", 'Jun 2030'],
+      ['Proteinuria', '7 (24.1)', '36, 791', "39° 42' 55\"", 'Apr 2020'],
+      ['Nausea', '4 (13.8)', '122, 663', "128° 29' 09\"", 'Nov 2031'],
+      ['Rash', '3 (10.3)', '5, 178', "21° 33' 43\"", 'Sep 2025'],
     ]);
   });
 });
