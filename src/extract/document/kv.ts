@@ -71,10 +71,15 @@ function isLabelBlock(line: TextLine, b: Word[]): boolean {
  * values may sit a few lines down (a left column's text lines interleave), but within the labels' span.
  */
 function rowPairs(line: TextLine, next: TextLine[]): Pair[] {
-  const bs = blocks(line);
+  const all = blocks(line);
+  // The line's label blocks, after any text a left column prints on the same line (`taux
+  // d'intérêt légal.   TOTAL HT   TOTAL TVA   TOTAL TTC`).
+  let from = all.length;
+  while (from > 0 && isLabelBlock(line, all[from - 1]!)) from--;
+  const bs = all.slice(from);
   // Blocks of labels separated by a wide gap, or one block of several summary labels (`TOTAL HT TOTAL TVA TOTAL TTC`).
   const labels = bs.length >= 2 ? bs : splitSummaryLabels(bs[0] ?? []);
-  if (labels.length < 2 || !labels.every((b) => isLabelBlock(line, b))) return [];
+  if (labels.length < 2) return [];
   const h = line.bbox[3] - line.bbox[1];
   const out: Pair[] = [];
   for (const b of labels) {

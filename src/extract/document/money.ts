@@ -10,7 +10,7 @@ import { labelRegex } from '../locale/labels.js';
 import { field } from './labelled.js';
 import type { FieldCandidate } from './choose.js';
 import type { Pair } from './kv.js';
-import { joinWords, type TextLine } from '../locale/lines.js';
+import { blocks, joinWords, type TextLine } from '../locale/lines.js';
 import { amountWords, roundings, rounded } from './amounts.js';
 
 /** One summary line: what it says it is, its value, and the words of label and value. */
@@ -34,15 +34,21 @@ export function moneyLine(line: TextLine, conv: Convention | null): MoneyLine | 
     const number = words.slice(words.length - k);
     const parsed = parseNumber(number.map((w) => w.text).join(' '), conv);
     if (!parsed || parsed.percent) continue;
-    const label = words.slice(0, words.length - k);
-    const text = joinWords(label);
-    const withoutRates = text.replace(/\d+(?:[.,]\d+)?\s*%/g, '');
-    if (FIGURE.test(withoutRates)) return null;
-    const lower = normalizeText(text).toLowerCase();
-    const kind = summaryKind(lower);
-    const due = labelRegex('amount_due').test(lower);
-    if (!kind && !due) return null;
-    return { kind: kind ?? 'total', due, value: parsed.value, currency: parsed.currency, label, number, line };
+    const before = words.slice(0, words.length - k);
+    // The whole text before the number, or else its last block: a totals box printed beside a
+    // tax table shares its lines (`0,00 %  9,90 €  9,90 €    Total Net HT    1.245,30 €`).
+    const last = blocks({ ...line, words: before }).at(-1) ?? [];
+    for (const label of last.length < before.length ? [before, last] : [before]) {
+      const text = joinWords(label);
+      const withoutRates = text.replace(/\d+(?:[.,]\d+)?\s*%/g, '');
+      if (FIGURE.test(withoutRates)) continue;
+      const lower = normalizeText(text).toLowerCase();
+      const kind = summaryKind(lower);
+      const due = labelRegex('amount_due').test(lower);
+      if (!kind && !due) continue;
+      return { kind: kind ?? 'total', due, value: parsed.value, currency: parsed.currency, label, number, line };
+    }
+    return null;
   }
   return null;
 }

@@ -140,6 +140,24 @@ describe('cross-checks', () => {
   });
 });
 
+describe('a totals box beside a tax table', () => {
+  it('reads the label after the wide gap when the tax table\'s figures share its line', () => {
+    const r = understand([
+      'Acme SARL',
+      'FACTURE',
+      'nº 2023-60',
+      'Taux TVA    Prix HT    TVA    Montant total',
+      '10,00 %   1.235,40 €   123,54 €   1.358,80 €    Remise HT    0,00 €',
+      '0,00 %   9,90 €   0,00 €   9,90 €    Total Net HT    1.245,30 €',
+      'Total TVA    123,54 €',
+      'Montant Total TTC    1.368,84 €',
+    ]);
+    expect(values(r)).toMatchObject({ subtotal: 1245.3, tax: 123.54, total: 1368.84 });
+    // A tax table's row alone is no summary line.
+    expect(understand(['Acme SARL', 'FACTURE', 'nº 2023-61', '10,00 %   100,00 €   10,00 €   110,00 €']).fields.subtotal).toBeNull();
+  });
+});
+
 describe('OCR confidence', () => {
   it("a field read from OCR'd words is no surer than the words", () => {
     const p = textPage(['Acme Ltd', 'Invoice number: A-17', 'Total 12.00']);
@@ -167,6 +185,20 @@ describe('fields on every document, from key-value pairs and typed candidates', 
     const kv = r.key_value_pairs.map((p) => [p.key.text, p.value.text]);
     expect(kv).toEqual(expect.arrayContaining([['Date', '31/01/2026'], ['TOTAL HT', '100,00'], ['TOTAL TVA', '20,00'], ['TOTAL TTC', '120,00']]));
     expect(values(r)).toMatchObject({ invoice_number: 'F2026-7', issue_date: '2026-01-31', subtotal: 100, tax: 20, total: 120 });
+  });
+  it('a row of labels after a left column\'s text on its line, over its values: a rate table\'s first row is not the tax', () => {
+    const r = understand([
+      'LE FOURNISSEUR SARL',
+      'Facture N° : F2026-8',
+      'Détail TVA                 Taux     Base TVA     Montant TVA',
+      '                           20,00%     11,00      2,20',
+      '                           10,00%     27,00      2,70',
+      "taux d'intérêt légal.     TOTAL HT     TOTAL TVA     TOTAL TTC",
+      "taux d'escompte nul.      100,00       4,90          104,90",
+    ]);
+    const kv = r.key_value_pairs.map((p) => [p.key.text, p.value.text]);
+    expect(kv).toEqual(expect.arrayContaining([['TOTAL HT', '100,00'], ['TOTAL TVA', '4,90'], ['TOTAL TTC', '104,90']]));
+    expect(values(r)).toMatchObject({ subtotal: 100, tax: 4.9, total: 104.9 });
   });
   it('a till receipt titled tax invoice is a receipt; ringgit, day-first dates; the total read as cash minus change when its digits are unreadable', () => {
     const r = understand(['KEDAI MAJU SDN BHD', '(12345-X)', 'NO 12, JALAN BESAR,', '81100 JOHOR BAHRU', 'GST ID: 000123456789', 'TAX INVOICE', 'Date: 09/10/2017 12:31', 'Rice 1 5.00', 'TOTAL RM O1C.€0', 'CASH RM 20.00', 'CHANGE RM 9.40']);
