@@ -59,6 +59,8 @@ type MoneyName = 'subtotal' | 'tax' | 'total' | 'amount_due' | 'opening_balance'
 const NOT_MONEY = /(qty|quantity|items?\b|pcs|menge|anzahl|stück|articles?|discount|savings|rabatt|remise|descuento|sconto|points?|weight|gewicht|poids)/i;
 /** A total before tax (`Total Sales (Excluding GST)`, `Total HT`): the subtotal. */
 const NET_TOTAL = /(excl|exkl|excluding|before tax|before gst|\bnet(to)?\b|\bht\b|hors tax|sin iva|zonder btw|ohne)/i;
+/** `Net à payer`: the net amount left to pay, the total, not a net before tax. */
+const NET_TO_PAY = /^net [àa] payer/i;
 /** Payment and change lines: never the total. */
 const PAYMENT = /^(cash|change|tendered|paid|payment|card|visa|master|credit|debit|bar|gegeben|rückgeld|wechselgeld|espèces|rendu|monnaie|efectivo|cambio|contant|wisselgeld|contanti|resto|troco)/i;
 /** An amount still open (`Offener Betrag`, `Balance due`) is due, not the total. */
@@ -85,7 +87,7 @@ function moneyReadings(lines: TextLine[], pairs: Pair[], conv: Convention | null
     if (NOT_MONEY.test(l) || PAYMENT.test(l)) return;
     if (due || (kind === 'total' && STILL_OPEN.test(l))) out.push({ kind: 'amount_due', value, label, number, page, score });
     if (!kind || kind === 'carry') return;
-    const name: MoneyName = kind === 'balance_open' ? 'opening_balance' : kind === 'balance_close' ? 'closing_balance' : kind === 'total' && NET_TOTAL.test(l) ? 'subtotal' : kind;
+    const name: MoneyName = kind === 'balance_open' ? 'opening_balance' : kind === 'balance_close' ? 'closing_balance' : kind === 'total' && NET_TOTAL.test(l) && !NET_TO_PAY.test(l) ? 'subtotal' : kind;
     if (name === 'total' && STILL_OPEN.test(l)) return;
     out.push({ kind: name, value, label, number, page, score });
   };
@@ -177,7 +179,7 @@ export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Conventi
     let score = m.score - 0.05;
     const l = m.label.toLowerCase();
     if (/round|arrondi|gerundet|redondeo/.test(l)) score += 0.04;
-    if (/grand|gesamt|brutto|ttc|incl|inkl|endbetrag|rechnungsbetrag|rechnungssumme|net à payer|to pay|payable/.test(l)) score += 0.03;
+    if (/grand|gesamt|brutto|ttc|incl|inkl|endbetrag|rechnungsbetrag|rechnungssumme|net [àa] payer|to pay|payable/.test(l)) score += 0.03;
     if (paid.cash !== null && m.value > paid.cash + 0.01) score -= 0.15;
     // A till's total of nothing, where amounts were charged, is another line's zero (`Total Savings 0.00`) or a misreading.
     if (m.value === 0 && (found.some((o) => o.value > 0 && (o.kind === 'total' || o.kind === 'subtotal')) || evidence.some((e) => e.value > 0))) score -= 0.3;

@@ -117,7 +117,7 @@ export function summaryKind(label: string): SummaryKind | null {
   if (/^(opening balance|balance brought|previous balance|anfangssaldo|alter (kontostand|saldo)|saldo (inicial|anterior)|beginsaldo|saldo begin|solde (initial|précédent|d'ouverture)|前月繰越|前回残高|期首残高)/.test(l)) return 'balance_open';
   if (/^(closing balance|new balance|balance carried|endsaldo|neuer (kontostand|saldo)|saldo (final|nuevo)|eindsaldo|saldo eind|nieuw saldo|solde (final|nouveau)|nouveau solde|今回残高|期末残高|残高合計)/.test(l)) return 'balance_close';
   if (/^(sub-? ?total|zwischensumme|nettobetrag|netto ?summe|summe netto|gesamt netto|nettobetrag|netto$|total net|nett? total|net amount|total ht|total hors|base imponible|subtotaal|totaal excl|sous-total|sous total|totale imponibile|imponibile|subtotale|totale parziale|total ilíquido|小計|税抜合計|税抜金額)/.test(l)) return 'subtotal';
-  if (/^(total|gesamt|summe|rechnungsbetrag|rechnungssumme|endbetrag|endsumme|bruttobetrag|bruttosumme|importe total|totaal|te betalen|net à payer|montant total|montant ttc|totale|合計|税込|ご請求|請求金額|amount due|balance due|grand total|zu zahlen|a pagar)/.test(l) && !/^total(?:ly|ity)/.test(l)) {
+  if (/^(total|gesamt|summe|rechnungsbetrag|rechnungssumme|endbetrag|endsumme|bruttobetrag|bruttosumme|importe total|totaal|te betalen|net [àa] payer|montant total|montant ttc|totale|合計|税込|ご請求|請求金額|amount due|balance due|grand total|zu zahlen|a pagar)/.test(l) && !/^total(?:ly|ity)/.test(l)) {
     const gross = GROSS.test(l);
     if (TAX.test(l) && !/合計/.test(l)) {
       // `TOTAL INCLUDES 6% GST 1.60`: the tax the total holds.

@@ -61,7 +61,7 @@ export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
   fr: {
     invoice_number: [`facture (?:${N}|numéro)`, 'numéro de facture', `${N} de facture`, 'facture', `avoir(?: ${N})`, `reçu (?:${N})`, `ticket (?:${N})`],
     issue_date: ['date de (?:la )?facture', "date d'émission", 'date de facturation', 'émise le', 'date'],
-    due_date: ["date d'échéance", 'échéance', 'à payer avant le', 'payable le'],
+    due_date: ["date d'échéance", 'échéance', 'date limite de (?:règlement|paiement)', 'à (?:payer|régler) avant le', 'payable le'],
     order_number: [`(?:${N} de )?commande(?: ${N})?`, 'bon de commande', 'votre commande'],
     vendor_tax_id: ['n° tva(?: intra(?:com(?:munautaire)?)?)?', 'tva intra(?:com(?:munautaire)?)?', 'numéro de tva', 'tva'],
     customer_name: ['titulaire du compte', 'titulaire', 'facturé à', 'facturer à', 'client', 'destinataire', 'adresse de facturation'],
@@ -70,13 +70,14 @@ export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
     iban: ['iban'],
     period: ['période'],
     currency: ['devise', 'monnaie'],
-    amount_due: ['net à payer', 'montant dû', 'reste à payer', 'montant à payer'],
+    // Capitals often drop the accent: `NET A PAYER`.
+    amount_due: ['net [àa] payer', 'montant dû', 'reste [àa] payer', 'montant [àa] payer'],
     other_date: ['date de livraison', 'date de commande', 'date de prestation'],
   },
   es: {
     invoice_number: [`factura (?:${N}|número)`, 'número de factura', `${N} (?:de )?factura`, 'factura', `recibo (?:${N})`, `ticket (?:${N})`, 'factura simplificada'],
     issue_date: ['fecha de (?:la )?factura', 'fecha de emisión', 'fecha expedición', 'fecha'],
-    due_date: ['fecha de vencimiento', 'vencimiento', 'vence'],
+    due_date: ['fecha de vencimiento', 'fecha límite de pago', 'vencimiento', 'vence'],
     order_number: [`(?:${N} (?:de )?)?pedido(?: ${N})?`, 'número de pedido', 'su pedido'],
     vendor_tax_id: ['cif', 'nif', 'nie', 'n\\.?i\\.?f\\.?', 'c\\.?i\\.?f\\.?'],
     customer_name: ['titular', 'cliente', 'facturar a', 'destinatario'],

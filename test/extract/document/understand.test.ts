@@ -67,6 +67,11 @@ describe('fields by label in each language', () => {
     });
   }
 
+  it('a French deadline of payment is the due date, its terms of payment stay the terms', () => {
+    const r = understand(['Acme SARL', 'FACTURE', 'nº 2023-60', 'Date : 20/09/2023', 'Total TTC 1 368,84 €', 'Conditions de règlement : 30 jours net', 'Date limite de règlement : 19/10/2023']);
+    expect(values(r)).toMatchObject({ issue_date: '2023-09-20', due_date: '2023-10-19', payment_terms: '30 jours net' });
+  });
+
   it('a delivery or service date is not the issue date', () => {
     const r = understand(['Acme GmbH', 'Rechnung Nr. 7', 'Lieferdatum: 01.03.2023   Rechnungsdatum: 05.03.2023', 'Delivery date: 02.03.2023', 'Gesamtbetrag 10,00']);
     expect(r.fields.issue_date?.value).toBe('2023-03-05');
@@ -153,6 +158,11 @@ describe('a totals box beside a tax table', () => {
       'Montant Total TTC    1.368,84 €',
     ]);
     expect(values(r)).toMatchObject({ subtotal: 1245.3, tax: 123.54, total: 1368.84 });
+    // `NET A PAYER` (capitals without the accent) is the total left to pay, never a net before tax.
+    const due = understand(['Acme SARL', 'FACTURE N° F-1', "Date d'échéance : 02/03/2026    NET A PAYER    104,90 EUR"]);
+    expect(values(due)).toMatchObject({ total: 104.9, amount_due: 104.9 });
+    expect(due.fields.subtotal).toBeNull();
+    expect(understand(['Acme SARL', 'FACTURE N° F-2', 'Net à payer 104,90 €']).fields.subtotal).toBeNull();
     // A tax table's row alone is no summary line.
     expect(understand(['Acme SARL', 'FACTURE', 'nº 2023-61', '10,00 %   100,00 €   10,00 €   110,00 €']).fields.subtotal).toBeNull();
   });
