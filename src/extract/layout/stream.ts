@@ -110,6 +110,25 @@ function addCell(row: Row, c: RowCell): void {
   row.cells.sort((x, y) => x.col - y.col);
 }
 
+/** A wrapped label's next line goes on from it: in lower case ("properties sold") or a bracketed unit ("(million sqm)", not "(a)"). */
+const GOES_ON = /^(\p{Ll}|\((?![\p{L}\d]{1,3}\))\p{L})/u;
+
+/**
+ * A label of two lines set with its figures on its last line: a line of one label cell, outside
+ * the figure columns, whose next line (at line spacing) goes on in the same cell and holds
+ * figures. Such a line is that row's first, not a continuation of the row above. A label ending
+ * in a colon introduces the rows under it.
+ */
+function labelOver(row: Row, next: Row | undefined, numeric: Set<number>, typical: number): boolean {
+  if (!next || row.heading || next.heading || row.cells.length !== 1 || numeric.size === 0) return false;
+  const label = row.cells[0], text = textOf(label).trim();
+  if (numeric.has(label.col) || isNumeric(text) || /\d/.test(text.slice(-1)) || /:$/.test(text)) return false;
+  const gap = next.y0 - row.y1;
+  if (gap > typical + 0.2 * row.size || gap < -0.1 * row.size) return false;
+  const own = next.cells.find((c) => c.col === label.col && c.span === label.span);
+  return own !== undefined && GOES_ON.test(textOf(own).trim()) && next.cells.some((c) => c !== own && numeric.has(c.col) && isNumeric(textOf(c)));
+}
+
 /**
  * Folds continuation lines into the row above: a line with nothing in the numeric columns whose
  * cells continue cells of the row above (same column and span), set no further apart than the
@@ -128,12 +147,24 @@ function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
   const size = median(rows.map((r) => r.size));
   const tight = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 4)] ?? 0;
   const apart = gaps.filter((g) => g > tight + ROW_GAP_EM * size).length >= 2;
+  const copyRow = (r: Row): Row => ({ ...r, cells: r.cells.map((c) => ({ ...c, words: [...c.words] })) });
   const out: Row[] = [];
-  for (const row of rows) {
+  let below: Row | null = null;
+  rows.forEach((row, i) => {
     const prev = out[out.length - 1];
+    if (row === below) {
+      for (const c of row.cells) addCell(prev, c);
+      prev.y1 = Math.max(prev.y1, row.y1);
+      return;
+    }
+    if (labelOver(row, rows[i + 1], numeric, typical)) {
+      below = rows[i + 1];
+      out.push(copyRow(row));
+      return;
+    }
     if (row.heading || prev?.heading) {
-      out.push({ ...row, cells: row.cells.map((c) => ({ ...c, words: [...c.words] })) });
-      continue;
+      out.push(copyRow(row));
+      return;
     }
     // Lines that overlap (a chart's labels between its ticks) are not lines of one cell.
     if (prev && apart && row.y0 - prev.y1 <= tight + LINE_GAP_EM * size && row.y0 - prev.y1 > -0.1 * size) {
@@ -146,7 +177,7 @@ function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
       if (!row.cells.every(figure) && under && !header && continues) {
         for (const c of row.cells) addCell(prev, c);
         prev.y1 = Math.max(prev.y1, row.y1);
-        continue;
+        return;
       }
     }
     if (prev && numeric.size > 0) {
@@ -159,11 +190,11 @@ function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
       if (continues && (headerLine || (noNumbers && gap <= typical + 0.2 * row.size))) {
         for (const c of row.cells) prev.cells.find((p) => p.col === c.col && p.span === c.span)!.words.push(...c.words);
         prev.y1 = Math.max(prev.y1, row.y1);
-        continue;
+        return;
       }
     }
-    out.push({ ...row, cells: row.cells.map((c) => ({ ...c, words: [...c.words] })) });
-  }
+    out.push(copyRow(row));
+  });
   return out;
 }
 

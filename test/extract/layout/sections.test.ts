@@ -165,4 +165,36 @@ describe('columns closer than a word space', () => {
       ['Rash', '3 (10.3)', '5, 178', "21° 33' 43\"", 'Sep 2025'],
     ]);
   });
+
+});
+
+describe('rows and headers across line breaks and headings', () => {
+  it('sets a label of two lines with its figures on its last line as one row', async () => {
+    const bytes = await makePdf((page, font) => {
+      page.drawText(PROSE, { x: 40, y: 570, size: 10, font });
+      // Evenly spaced lines: each wrapped label's first line stands alone, its figures beside its second.
+      drawRows(page, font, [
+        ['', '2016', '2017', 'CAGR'],
+        ['Revenue', '1,200', '1,350', '6.1%'],
+        ['GFA of residential properties sold', '', '', ''],
+        ['(million sqm)', '3.8', '6.1', '15.0%'],
+        ['ASP of residential properties', '', '', ''],
+        ['(RMB per sqm)', '11,952', '10,980', '1.1%'],
+        ['Proportionate share of the', '', '', ''],
+        ['non-controlling interests', '118', '76', '2.8%'],
+      ], [40, 240, 300, 360], 530, 14);
+      page.drawText(PROSE, { x: 40, y: 380, size: 10, font });
+    }, { width: 470, height: 600 });
+    const [layout] = await layouts(bytes);
+    const tables = detectTables(layout);
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])).toEqual([
+      ['', '2016', '2017', 'CAGR'],
+      ['Revenue', '1,200', '1,350', '6.1%'],
+      ['GFA of residential properties sold (million sqm)', '3.8', '6.1', '15.0%'],
+      ['ASP of residential properties (RMB per sqm)', '11,952', '10,980', '1.1%'],
+      ['Proportionate share of the non-controlling interests', '118', '76', '2.8%'],
+    ]);
+  });
+
 });
