@@ -91,10 +91,17 @@ export function findDate(text: string, order: DateOrder): { iso: string; raw: st
     const [a, b, y] = [+lost[1]!, +lost[2]!, fullYear(+lost[3]!, 2)];
     candidates.push({ at: lost.index, iso: a > 12 || order !== 'mdy' ? isoDate(y, b, a) : isoDate(y, a, b), raw: lost[0].replace(/\s+\S+$/, '') });
   }
+  // `2504/2017`: day and month with the separator between them lost, before a four-digit year.
+  const glued = LOST_SEPARATOR.exec(t);
+  if (glued && !candidates.some((c) => c.iso)) {
+    const [a, b, y] = [+glued[1]!, +glued[2]!, +glued[4]!];
+    candidates.push({ at: glued.index, iso: a > 12 || order !== 'mdy' ? isoDate(y, b, a) : isoDate(y, a, b), raw: glued[0] });
+  }
   const ok = candidates.filter((c) => c.iso).sort((x, y) => x.at - y.at);
   return ok.length ? { iso: ok[0]!.iso!, raw: ok[0]!.raw } : null;
 }
 
+const LOST_SEPARATOR = /(?<![\d.,:/-])(\d{2})(\d{2})([./-])((?:19|20)\d{2})(?![\d./-])/;
 const LOST_DASH = /(?<![\d.,:/-])(\d{1,2})\.?\s+(\d{1,2})-(\d{2})\s+(?:[01]?\d|2[0-3]):[0-5]\d(?!\d)/;
 
 /** Digits OCR reads for one another in a receipt's print (`30/63/2018` for 30/03, `2078` for 2018). */

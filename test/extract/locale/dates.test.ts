@@ -71,6 +71,13 @@ describe('dates a till receipt prints, as OCR reads them', () => {
     expect(iso('28. 04-18 16:59')).toBe('2018-04-28');
     expect(iso('Qty 2 10-12')).toBeNull();
   });
+  it('reads a date whose separator between day and month was lost, before a four-digit year', () => {
+    expect(iso('CASH 2504/2017 RECEIPT #')).toBe('2017-04-25');
+    // A document number of year and serial, or a date read whole, is no such date.
+    expect(iso('2012-0029 RESTAURANT')).toBeNull();
+    expect(iso('3904/2017')).toBeNull();
+    expect(iso('Date 25/04/2017 1204/2016')).toBe('2017-04-25');
+  });
   it('reads again a digit misread for one it is often taken for, when exactly one reading is a date', () => {
     expect(repaired('WOE 30/63/2018 LLehd PM')).toBe('2018-03-30');
     expect(repaired('DATE: 36/03/2017')).toBe('2017-03-30');
