@@ -197,13 +197,16 @@ export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Conventi
   // An amount printed alone on its line that the subtotal and tax add up to (or round to) is the
   // total whose label stands apart or was not read: printed and added up, it outweighs cash
   // minus change alone.
+  const lone = lines.flatMap((l) => {
+    const a = l.words.length <= 2 ? loneAmount(l, conv) : null;
+    return a ? [{ ...a, page: l.page }] : [];
+  });
   for (const e of evidence) {
     if ((e.kind !== 'sum' && e.kind !== 'round') || e.value <= 0 || totals.some((t) => near(t.field.value as number, e.value))) continue;
-    const alone = lines.find((l) => l.words.length <= 2 && loneAmount(l, conv) !== null && agrees(e, loneAmount(l, conv)!.value));
+    const alone = lone.find((a) => agrees(e, a.value));
     if (!alone) continue;
-    const { value, word } = loneAmount(alone, conv)!;
-    const f = field(value, [word], alone.page, 1);
-    totals.push({ field: f, score: 0.6 * f.confidence + 0.08 * Math.min(2, support(value)), via: 'position' });
+    const f = field(alone.value, [alone.word], alone.page, 1);
+    totals.push({ field: f, score: 0.6 * f.confidence + 0.08 * Math.min(2, support(alone.value)), via: 'position' });
   }
   // Two of them agreeing outweigh a labelled total none of them agrees with.
   if (evidence.some((e) => support(e.value) >= 2)) for (const t of totals) if (t.via === 'label' && support(t.field.value as number) === 0) t.score -= 0.1;
