@@ -76,6 +76,14 @@ describe('captions', () => {
     expect(detectTables(captioned('Figure 6:'))).toHaveLength(0);
     expect(detectTables(captioned('Abbildung 2'))).toHaveLength(0);
   });
+  it('an annex\'s captions number with letters ("Figure CA2b.", "Table B.1"), and OCR reads a colon as ";"', () => {
+    expect(detectTables(captioned('Figure CA2b.'))).toHaveLength(0);
+    expect(detectTables(captioned('Figure 3.110;'))).toHaveLength(0);
+    const [t] = detectTables(captioned('Table B.1'));
+    expect(t.cells.map((c) => c.text)).not.toContain('Table B.1');
+    // A word after the label is no number: "Chart in 2005" is a row like any other.
+    expect(detectTables(captioned('Chart in'))).toHaveLength(1);
+  });
   it('the lines right under a figure caption long enough to be prose are the figure\'s', () => {
     // "Figure 6:   Simplified chart of the flows of funding, by source (training provided by" /
     // "federations of municipalities)" over the boxes of a flow chart, read as aligned lines.
