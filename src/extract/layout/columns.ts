@@ -7,7 +7,8 @@
  * its lines, a header line among them, have text on both sides of, mostly aligned: columns set closer than a word space allows
  * ("648765 AAA", "10.0 0.9 9.1" under a header group), unless one word stands beside that
  * gutter on most lines, the top one among them ("Phase III", "$ 400" with no header over them),
- * or the gutter lies inside figures ("86, 145" cut after its comma, 34° 49', "Jun 2030", "12 (41.4)").
+ * or the gutter lies inside figures ("86, 145" cut after its comma, 34° 49', "Jun 2030", "12 (41.4)"),
+ * or a phrase goes on past it in lower case ("I/we sold | some of the assets").
  */
 import type { Word } from '../types.js';
 import type { TextLine } from './lines.js';
@@ -121,6 +122,10 @@ function splitByWords(lines: TextLine[], x0: number, x1: number, size: number): 
     // in brackets ("12 (41.4)"), on most lines: the gutter lies inside cells.
     const inside = both.filter((_, i) => ((/\d[.,°'′]$/.test(lefts[i]) || monthOf(lefts[i]) !== null) && /^\d/.test(rights[i])) || (/\d$/.test(lefts[i]) && /^\(\d/.test(rights[i])));
     if (inside.length >= SAME_SHARE * both.length) return false;
+    // A phrase going on past the gutter on most lines ("I/we sold | some of the assets", word
+    // spaces that happen to line up): a lower-case word after a word is no cell's start.
+    const goesOn = both.filter((_, i) => /^\p{L}/u.test(lefts[i]) && /^\p{Ll}/u.test(rights[i]));
+    if (goesOn.length >= SAME_SHARE * both.length) return false;
     return aligned(ends, ALIGN_EM * size) || aligned(starts, ALIGN_EM * size);
   });
   return cut(x0, x1, gaps);
