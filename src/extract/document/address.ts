@@ -4,7 +4,8 @@
  * receipt) from the first that reads as an address (a street word, a house or lot number, a
  * postcode and town) through the town, state and country lines that close it, up to a contact,
  * tax id, title or label line. A registration number, a former name, a licence line, a date or
- * a branch name between the name and the address is passed over.
+ * a branch name between the name and the address is passed over. Lines right above a postcode
+ * and town are the street's, though OCR lost the street word.
  */
 import type { Field, Word } from '../types.js';
 import { beforeLabel, field } from './labelled.js';
@@ -43,9 +44,41 @@ export const NOT_NAME = /^(tel|phone|telephone|fax|h\/p|mobile|gst|sst|vat|tax|e
 /** A phone or web line, whatever its label. */
 const CONTACT = /(?:\+?\d[\d ]{1,4}[- ]\d{3,4}[- ]?\d{3,4}\s*$)|@|www\.|https?:/i;
 
+/** A company registration number alone on its line (`1118258-K`, `822737-X`, `(001451463-W)`): an id, not a house number. */
+const REG_NO = /^\(?\d{5,}-?\s?[A-Z]\)?$/;
+
 /** Whether `text` reads as an address line: a street word, a house or lot number, a postcode and town. */
 export function isAddressLine(text: string): boolean {
+  text = clean(text);
+  if (REG_NO.test(text)) return false;
   return STREET.test(text) || JLN_MISREAD.test(text) || STREET_SUFFIX.test(text) || NUMBERED.test(text) || POSTCODE.test(text);
+}
+
+function isDated(text: string): boolean {
+  return !!findDate(text, 'dmy') || /(?<!\d)([01]?\d|2[0-3]):[0-5]\d(?!\d)/.test(text);
+}
+
+/**
+ * Whether one of the two lines under line `i` is a postcode and town (`40150 SHAH ALAM`): the
+ * lines above it then belong to the address, even where OCR lost their street word or number.
+ */
+function postcodeBelow(lines: TextLine[], i: number, height: number): boolean {
+  const l = lines[i]!;
+  for (let j = i + 1; j <= i + 2 && j < lines.length; j++) {
+    const next = lines[j]!;
+    if (next.page !== l.page || next.bbox[1] - l.bbox[3] > 2.2 * height * (j - i)) return false;
+    const text = clean(joinWords(next.words));
+    if (POSTCODE.test(text) && !isDated(text) && !NOT_NAME.test(text) && !CONTACT.test(text) && !REG_NO.test(text)) return true;
+  }
+  return false;
+}
+
+/** A line as its ink meant it: a bullet or dash OCR put before it dropped, braces and brackets read for parentheses. */
+function clean(text: string): string {
+  return text
+    .replace(/^[^\p{L}\d({[]+/u, '')
+    .replace(/[{[]/g, '(')
+    .replace(/[}\]]/g, ')');
 }
 
 /** Whether `text` names only a town's region, state or country (`SELANGOR D.E.`, `Malaysia`). */
@@ -71,7 +104,7 @@ export function vendorAddress(lines: TextLine[], vendor: Vendor): Field | null {
   const height = prevBottom - Math.min(...vendor.words.map((w) => w.y0));
   let skipped = 0;
   let afterFormer = false;
-  for (const l of lines) {
+  for (const [i, l] of lines.entries()) {
     if (l.page !== vendor.line.page || l.index <= vendor.line.index || !l.words.some((w) => w.y0 >= prevBottom - height / 2)) continue;
     if (out.length >= 6 || l.bbox[1] - prevBottom > 2.2 * height) break;
     const block = blocks(l).find((b) => {
@@ -81,12 +114,15 @@ export function vendorAddress(lines: TextLine[], vendor: Vendor): Field | null {
     });
     const words = block ? beforeLabel(l, block) : [];
     if (!words.length || words[0] !== block![0]) break;
-    const text = joinWords(words);
-    const dated = !!findDate(text, 'dmy') || /(?<!\d)([01]?\d|2[0-3]):[0-5]\d(?!\d)/.test(text);
-    const address = !dated && isAddressLine(text);
+    while (words.length > 1 && !/[\p{L}\d]/u.test(words[0]!.text)) words.shift();
+    const text = clean(joinWords(words));
+    const dated = isDated(text);
+    const idLine = BETWEEN.test(text) || ID_LINE.test(text) || REG_NO.test(text);
+    // A line with a number right above a postcode line is the street's, though OCR lost its street word.
+    const address = !dated && (isAddressLine(text) || (!idLine && /\d/.test(text) && postcodeBelow(lines, i, height)));
     if (!out.length && !address) {
       // Before the address: a registration number, a former name and its `formerly known as`, a licence, a date and time, a branch.
-      const between = BETWEEN.test(text) || ID_LINE.test(text) || afterFormer || dated || (/^\p{L}[\p{L} .'&-]*$/u.test(text) && !NOT_NAME.test(text) && !hasTitle(text));
+      const between = idLine || afterFormer || dated || (/^\p{L}[\p{L} .'&-]*$/u.test(text) && !NOT_NAME.test(text) && !hasTitle(text));
       if (skipped < 4 && between) {
         afterFormer = /^formerly|known as$/i.test(text);
         skipped++;

@@ -67,6 +67,16 @@ describe('the vendor at the head of a till receipt', () => {
     const table: Table = { page: 1, pages: [1], bbox: [50, 35, 550, 300], n_rows: 1, n_cols: 1, header_rows: 0, cells: [] };
     expect(head(page, [table])).toEqual(['99 SPEED MART S/B', 'LOT P.T. 2811, JALAN ANGSA, TAMAN BERKELEY, 41150 KLANG, SELANGOR']);
   });
+  it('passes over a registration number in braces and a bulleted line, and keeps registration numbers out of the address', () => {
+    const page = receipt(['PASIR EMAS HARDWARE SDN BHD', '{801222-M)', '(GST ID No : 000144596992)', '* NO 69,JALAN PENGKALAN 5,', 'KG PASIR PUTIH,', '81700 PASIR GUDANG, JOHOR.', 'Tel/Fax: 07-271 2406', ...TILL]);
+    expect(head(page)).toEqual(['PASIR EMAS HARDWARE SDN BHD', 'NO 69,JALAN PENGKALAN 5, KG PASIR PUTIH, 81700 PASIR GUDANG, JOHOR.']);
+    const reg = receipt(['SUBANG HEALTHCARE SDN BHD', '1118258-K', 'GST N0: 001536708608', 'B-8, JALAN SS15/4D,', '47500 SUBANG JAYA,SELANGOR', 'TEL: 03- 56127718', ...TILL]);
+    expect(head(reg)).toEqual(['SUBANG HEALTHCARE SDN BHD', 'B-8, JALAN SS15/4D, 47500 SUBANG JAYA,SELANGOR']);
+  });
+  it('takes the lines over a postcode and town as the street, though OCR lost their street word', () => {
+    const page = receipt(['Sanjung Realiti Sdn. Bhd. (779763-K)', '(GST Registration No.: 001751072768)', 'Car Park Office, Basanent 1,', 'Labuhraye SPRINT, PJUGA,', '47400 Petaling Jaya, Selangor', 'Tel.: +603 7726 2929', ...TILL]);
+    expect(head(page)).toEqual(['Sanjung Realiti Sdn. Bhd.', 'Car Park Office, Basanent 1, Labuhraye SPRINT, PJUGA, 47400 Petaling Jaya, Selangor']);
+  });
   it('takes a block of surer type over a larger logo read as noise', () => {
     const page = receipt(['Ab2? (7', 'SYARIKAT PERNIAGAAN GIN KEE', '(81109-A)', 'NO 290, JALAN AIR PANAS,', 'SETAPAK,', '53200, KUALA LUMPUR.', 'TEL : 03-40210276', ...TILL], { 0: 30 });
     page.words.filter((w) => w.y0 < 70).forEach((w) => (w.confidence = 0.1));
@@ -77,7 +87,7 @@ describe('the vendor at the head of a till receipt', () => {
 describe('address lines and legal forms', () => {
   it('tells address lines in several languages from names', () => {
     for (const t of ['NO. 53, JALAN BESAR,', 'Lot 485 Tmn Lembah Keramat', '12 Market St, Portland, OR 97204', 'Industriestr. 12', 'Havenstraat 4', '12 rue de la République', '47400 Petaling Jaya']) expect(isAddressLine(t), t).toBe(true);
-    for (const t of ['YONGFATT ENTERPRISE', 'Bean There Cafe', 'Müller Metallbau GmbH']) expect(isAddressLine(t), t).toBe(false);
+    for (const t of ['YONGFATT ENTERPRISE', 'Bean There Cafe', 'Müller Metallbau GmbH', '1118258-K', '(867388-U)']) expect(isAddressLine(t), t).toBe(false);
   });
   it('reads SDN BHD and ENTERPRISE one or two letters off as printed, and nothing else', () => {
     expect(repairLegalForm('MR. D.I.Y. (M) SON BHO')).toBe('MR. D.I.Y. (M) SDN BHD');
