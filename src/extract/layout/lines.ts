@@ -77,6 +77,9 @@ export function chunksOf(words: Word[], gapEm = CHUNK_GAP_EM): Chunk[] {
   return out;
 }
 
+/** Words of one line may overlap by this much (× font size) and still stand side by side. */
+const TOUCH_EM = 0.15;
+
 /**
  * Groups words into lines: a word joins the line whose vertical span it overlaps by more than
  * half of the smaller height (superscripts and mixed sizes share a line; stacked lines do not).
@@ -91,7 +94,10 @@ export function textLines(words: Word[]): TextLine[] {
       const g = groups[k];
       const ov = Math.min(g.y1, w.y1) - Math.max(g.y0, w.y0);
       const h = Math.min(g.y1 - g.y0, w.y1 - w.y0);
-      if (ov > 0.5 * h && !g.words.some((o) => o.x0 < w.x1 - 0.5 && w.x0 < o.x1 - 0.5)) {
+      // Words side by side on one line may touch or overlap a little (an OCR box taking in an
+      // italic or kerned neighbour's edge: "of" into "things"); stacked words overlap more.
+      const slack = Math.max(0.5, TOUCH_EM * Math.min(w.size, ...g.words.map((o) => o.size)));
+      if (ov > 0.5 * h && !g.words.some((o) => o.x0 < w.x1 - slack && w.x0 < o.x1 - slack)) {
         best = g;
         break;
       }
