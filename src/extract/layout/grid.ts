@@ -59,7 +59,6 @@ export function buildTable(page: number, placed: PlacedCell[], colEdges: number[
     }
   }
   cells.sort((a, b) => a.row - b.row || a.col - b.col);
-  zerosReadAsLetters(cells);
   const bbox: BBox = [
     Math.min(colEdges[0], ...cells.map((c) => c.bbox[0])), Math.min(rowEdges[0], ...cells.map((c) => c.bbox[1])),
     Math.max(colEdges[nCols], ...cells.map((c) => c.bbox[2])), Math.max(rowEdges[nRows], ...cells.map((c) => c.bbox[3])),
@@ -74,30 +73,6 @@ const NUMERIC = /^[-–—+−(]?[$€£¥]?\s?[\d.,' \u00a0]*\d[\d.,' \u00a0]*\
 export function isNumeric(text: string): boolean {
   const t = text.trim();
   return t !== '' && NUMERIC.test(t);
-}
-
-/** A lone zero the recogniser read as letters (`oO`, `O`): o's only, nothing else in the cell. */
-const LETTER_ZERO = /^[oO]{1,3}$/;
-/** A column of figures: this share of its other filled cells reads as numbers, and at least this many. */
-const FIGURE_COLUMN = 0.8;
-const FIGURE_COLUMN_MIN = 3;
-
-/**
- * An OCR'd cell reading only o's (`oO`) in a column of figures is the zero its neighbours lead
- * one to expect: no label of a column of numbers is spelt with o's alone. Text-layer cells keep
- * their text.
- */
-function zerosReadAsLetters(cells: Cell[]): void {
-  const byCol = new Map<number, Cell[]>();
-  for (const c of cells) if (c.col_span === 1 && c.text.trim() !== '') byCol.set(c.col, [...(byCol.get(c.col) ?? []), c]);
-  for (const col of byCol.values()) {
-    const zeros = col.filter((c) => c.confidence !== null && LETTER_ZERO.test(c.text.trim()));
-    if (zeros.length === 0) continue;
-    const others = col.filter((c) => !zeros.includes(c));
-    const numbers = others.filter((c) => isNumeric(c.text)).length;
-    if (numbers < FIGURE_COLUMN_MIN || numbers < FIGURE_COLUMN * others.length) continue;
-    for (const c of zeros) c.text = '0';
-  }
 }
 
 /**

@@ -12,6 +12,7 @@ import { tableBlocks } from './blocks.js';
 import { streamTable } from './stream.js';
 import { isNumeric } from './grid.js';
 import { withHeaderAbove } from './header.js';
+import { withMisreadsRight } from './misreads.js';
 
 export { stitchTables } from './stitch.js';
 
@@ -38,7 +39,7 @@ export function detectTables(layout: PageLayout): Table[] {
     if (rot === 0 || words.length < MIN_TURNED_WORDS) continue;
     tables.push(...uprightTables({ ...turnUpright(layout, words, rot), figures: undefined, unitsPerPoint: layout.unitsPerPoint }).map((t) => turnBack(t, layout, rot)));
   }
-  return tables.sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
+  return tables.sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]).map(withMisreadsRight);
 }
 
 /** Tables of upright text: lattice grids first, then stream tables in the text they leave. */

@@ -1,4 +1,4 @@
-/** Cell text the recogniser got wrong that the table's columns put right. */
+/** Cell text the recogniser got wrong that the table puts right. */
 import { describe, expect, it } from 'vitest';
 import { detectTables } from '../../../src/extract/layout/index.js';
 import type { PageLayout, Word } from '../../../src/extract/types.js';
@@ -32,3 +32,16 @@ describe('zeros read as letters', () => {
     expect(grid(detectTables(ocrPage(rows, null))[0]).map((r) => r[2])).toContain('oO');
   });
 });
+
+describe('braces read for parentheses', () => {
+  it('a brace is the parenthesis, and one closing twice is one', () => {
+    const rows = [['Country', 'Unknown (%)}', 'Total {n)'], ['Austria', '{2.9}', '5,821'], ['Belgium', '0.4', '5,906'], ['Cyprus', '1.2', '17']];
+    const words = ocrPage(rows.map((r) => r.map((c) => c.replace(/ /g, '_')))).words.map((w) => ({ ...w, text: w.text.replace(/_/g, ' ') }));
+    const [t] = detectTables({ ...ocrPage([]), words });
+    expect(grid(t).slice(0, 2)).toEqual([['Country', 'Unknown (%)', 'Total (n)'], ['Austria', '(2.9)', '5,821']]);
+    // A text layer's braces are printed ones.
+    const [printed] = detectTables({ ...ocrPage([]), words: words.map((w) => ({ ...w, confidence: null })) });
+    expect(grid(printed)[0]).toEqual(['Country', 'Unknown (%)}', 'Total {n)']);
+  });
+});
+
