@@ -2,7 +2,6 @@
  * `buildApp(deps)`: the Fastify app of API.md §3, from one plugin per resource. Features built on
  * top (webhooks, rate limits, long-poll, exports) register here with one line each.
  */
-import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -68,9 +67,8 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   registerErrorHandling(app, (fault) => deps.metrics.storeFault(fault, 'api'));
   registerPageHeaders(app);
 
-  await app.register(multipart, {
-    limits: { fileSize: deps.config.limits.maxFileBytes + 1, files: deps.config.limits.maxFilesPerRequest + 1, fields: 100, fieldSize: 64 * 1024 },
-  });
+  // Multipart bodies are left unread here: the upload route streams them (./multipart.ts).
+  app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

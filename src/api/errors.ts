@@ -47,11 +47,9 @@ export function toApiError(err: unknown): ApiError {
   // Matched by name like the cursor error: the blob store (an object store) is not reachable now.
   if (e && e.name === 'BlobUnavailableError') return new ApiError(503, 'unavailable', e.message, { reason: 'blob_store' }, { 'retry-after': '5' });
   if (fault === 'unavailable') return databaseUnavailable();
-  if (e && e.code === 'FST_FILES_LIMIT') return new ApiError(413, 'too_many_files', e.message);
-  if (e && (e.code === 'FST_PARTS_LIMIT' || e.code === 'FST_FIELDS_LIMIT')) return new ApiError(413, 'payload_too_large', e.message);
-  if (e && e.code === 'FST_REQ_FILE_TOO_LARGE') return new ApiError(413, 'file_too_large', e.message);
+  // Matched by name like the two above: a multipart body that is not one (./multipart.ts).
+  if (e && e.name === 'MultipartError') return new ApiError(400, 'invalid_request', `malformed multipart body: ${e.message}`);
   if (e && e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError(413, 'payload_too_large', 'request body is too large');
-  if (e && e.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return new ApiError(415, 'unsupported_media_type', 'expected multipart/form-data');
   const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
   if (status >= 400 && status < 500) return new ApiError(status, CODE_BY_STATUS[status] ?? 'invalid_request', e.message || 'bad request');
   return new ApiError(500, 'internal_error', 'internal error');

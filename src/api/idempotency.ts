@@ -11,7 +11,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, conflict, invalidRequest } from '../domain/errors.js';
 import type { AppDeps } from './deps.js';
-import { cleanFilename } from './routes/upload.js';
+import { MultipartReader, boundaryOf, pullChunks } from './multipart.js';
+import { MAX_FIELDS, cleanFilename } from './routes/upload.js';
 import { addRouteHook } from './route-hooks.js';
 
 const TTL_MS = 24 * 3600_000;
@@ -44,13 +45,25 @@ export function uploadFingerprint(path: string, files: Array<{ filename: string;
 }
 
 /** Hashes the file parts of a multipart request as they stream (nothing is stored). */
-async function hashParts(request: FastifyRequest, maxBytes: number): Promise<Array<{ filename: string; sha256: string }>> {
+async function hashParts(request: FastifyRequest, limits: { maxFileBytes: number; maxFilesPerRequest: number }): Promise<Array<{ filename: string; sha256: string }>> {
   const files: Array<{ filename: string; sha256: string }> = [];
-  for await (const part of request.parts({ limits: { fileSize: maxBytes + 1 } })) {
-    if (part.type !== 'file') continue;
-    const h = createHash('sha256');
-    for await (const chunk of part.file) h.update(chunk as Buffer);
-    if (part.fieldname === 'file') files.push({ filename: cleanFilename(part.filename), sha256: h.digest('hex') });
+  const boundary = boundaryOf(request.headers['content-type']);
+  const body = pullChunks(request.raw);
+  try {
+    const reader = new MultipartReader(body.pull, boundary, { files: limits.maxFilesPerRequest + 1, fields: MAX_FIELDS });
+    for await (const part of reader.parts()) {
+      if (!part.isFile || part.name !== 'file') continue;
+      const h = createHash('sha256');
+      let size = 0;
+      for await (const chunk of part.body) {
+        size += chunk.length;
+        if (size > limits.maxFileBytes) throw new ApiError(413, 'file_too_large', `a file exceeds ${limits.maxFileBytes} bytes`, { limit: limits.maxFileBytes });
+        h.update(chunk);
+      }
+      files.push({ filename: cleanFilename(part.filename), sha256: h.digest('hex') });
+    }
+  } finally {
+    body.release();
   }
   return files;
 }
@@ -99,7 +112,7 @@ export function registerIdempotency(v1: FastifyInstance, deps: AppDeps): void {
       if (hash && got.request_hash && got.request_hash !== hash) throw new ApiError(422, 'unprocessable', 'this Idempotency-Key was used with a different request');
       throw conflict('a request with this Idempotency-Key is still in progress; retry after it finishes');
     }
-    const mine = multipart ? uploadFingerprint(path, await hashParts(request, deps.config.limits.maxFileBytes)) : hash;
+    const mine = multipart ? uploadFingerprint(path, await hashParts(request, deps.config.limits)) : hash;
     if (mine !== got.request_hash) throw new ApiError(422, 'unprocessable', 'this Idempotency-Key was used with a different request');
     return reply
       .code(got.status)

@@ -20,9 +20,9 @@ export function uploadIdleApiError(idleMs: number): ApiError {
 
 /**
  * Watches `raw` until its body ends: after `idleMs` without a byte, it errors with
- * `UploadIdleError`. The multipart reader listens for the request's errors and destroys the part
+ * `UploadIdleError`. The multipart reader listens for the request's errors and fails the part
  * being written with it, so the blob store's put removes its temp file and the route's loop ends
- * with that error; the socket stays open for the 408. Returns a function that stops watching.
+ * with that error; the socket stays open for the 408 (the reader never destroys the request). Returns a function that stops watching.
  */
 export function watchUploadIdle(raw: IncomingMessage, idleMs: number): { stop(): void; fired(): boolean } {
   let fired = false;

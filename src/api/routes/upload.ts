@@ -13,6 +13,7 @@ import { storeFault } from '../../store/faults.js';
 import type { NewDocument, Store } from '../../store/types.js';
 import type { AppDeps } from '../deps.js';
 import { UploadIdleError, UploadSlots, uploadIdleApiError, watchUploadIdle } from '../upload-guard.js';
+import { MultipartReader, boundaryOf, isFormData, pullChunks } from '../multipart.js';
 import { BatchNameParams, ErrorSchema, UploadResponseSchema, errorResponses } from '../../contract/schemas.js';
 import { documentView } from '../../contract/views.js';
 
@@ -31,6 +32,9 @@ export function cleanFilename(raw: string | undefined): string {
   const clean = Array.from(base.replace(UNPRINTABLE, '').trim()).slice(0, 255).join('');
   return clean === '' ? 'upload' : clean;
 }
+
+/** Parts other than files a request may have. */
+export const MAX_FIELDS = 100;
 
 /**
  * After a refusal other than 413 the client may still be sending; reading (and discarding) the
@@ -72,7 +76,7 @@ export function uploadRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        if (!request.isMultipart()) throw new ApiError(415, 'unsupported_media_type', 'expected multipart/form-data with parts named "file"');
+        if (!isFormData(request.headers['content-type'])) throw new ApiError(415, 'unsupported_media_type', 'expected multipart/form-data with parts named "file"');
         const { batch_name } = request.params;
         let release: () => void;
         try {
@@ -87,24 +91,24 @@ export function uploadRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         let reading = true;
         let inserting = false;
         let idle: ReturnType<typeof watchUploadIdle> | null = null;
+        let body: ReturnType<typeof pullChunks> | null = null;
         try {
-          // busboy's own limits sit one above ours so that our checks, with our codes, fire first.
-          const parts = request.parts({ limits: { fileSize: maxFileBytes + 1, files: maxFilesPerRequest + 1, fields: 100 } });
-          // After parts(): the multipart reader is listening for the request's errors.
+          const boundary = boundaryOf(request.headers['content-type']);
+          body = pullChunks(request.raw);
+          // After pullChunks: the reader is listening for the request's errors (and its data
+          // listener comes first).
           idle = watchUploadIdle(request.raw, config.uploads.idleTimeoutMs);
-          for await (const part of parts) {
-            if (part.type !== 'file') continue;
-            if (part.fieldname !== 'file') {
-              part.file.resume();
-              continue;
-            }
+          // The file parts' limit sits one above ours so that our check, with its details, fires first.
+          const reader = new MultipartReader(body.pull, boundary, { files: maxFilesPerRequest + 1, fields: MAX_FIELDS });
+          for await (const part of reader.parts()) {
+            if (!part.isFile || part.name !== 'file') continue;
             const filename = cleanFilename(part.filename);
             if (docs.length >= maxFilesPerRequest) {
               throw new ApiError(413, 'too_many_files', `at most ${maxFilesPerRequest} files a request`, { limit: maxFilesPerRequest });
             }
             let put: PutResult;
             try {
-              put = await blobs.put(part.file, { maxBytes: maxFileBytes });
+              put = await blobs.put(part.body, { maxBytes: maxFileBytes });
             } catch (err) {
               if (err instanceof BlobTooLargeError) {
                 throw new ApiError(413, 'file_too_large', `${filename} exceeds ${maxFileBytes} bytes`, { filename, limit: maxFileBytes });
@@ -120,6 +124,7 @@ export function uploadRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           }
           reading = false;
           idle.stop();
+          body.release();
           if (docs.length === 0) throw invalidRequest('no file: send multipart/form-data with one or more parts named "file"');
           inserting = true;
           const res = await store.insertDocuments(request.account.id, batch_name, docs, deps.now());
@@ -127,6 +132,7 @@ export function uploadRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           return reply.code(201).send({ batch_name, documents: res.documents.map(documentView) });
         } catch (err) {
           idle?.stop();
+          body?.release();
           if (!inserting || (await rowsAbsent(store, request.account.id, docs))) await Promise.allSettled(written.map((w) => blobs.delete(w.key)));
           // A silent body is cut: 408 and the connection closed, nothing more read from it.
           if (err instanceof UploadIdleError || idle?.fired()) {
