@@ -16,23 +16,35 @@ export async function selectBatchById(q: Q, id: string): Promise<BatchRow | null
   return one((await q.query(`SELECT ${BATCH_COLUMNS} FROM batches WHERE id = $1`, [id])).rows);
 }
 
-/** Creates the live batch of that name unless one exists (the partial unique index decides). */
-export async function insertBatchIfMissing(q: Q, b: { id: string; account_id: string; name: string; created_at: number }): Promise<BatchRow | null> {
-  const sql = `INSERT INTO batches (id, account_id, name, created_at) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (account_id, name) WHERE deleted_at IS NULL DO NOTHING RETURNING ${BATCH_COLUMNS}`;
-  return one((await q.query(sql, [b.id, b.account_id, b.name, b.created_at])).rows);
+/** The counter columns moved by a delta ($2..$10 of `bumpParams`), as bumpBatch and upsertLiveBatch set them. */
+const BUMP = `queued = batches.queued + $2, processing = batches.processing + $3, succeeded = batches.succeeded + $4,
+      failed = batches.failed + $5, canceled = batches.canceled + $6, document_count = batches.document_count + $7,
+      min_started_at = LEAST(batches.min_started_at, $8::bigint), max_completed_at = GREATEST(batches.max_completed_at, $9::bigint),
+      awaiting_process = batches.awaiting_process + $10`;
+
+function bumpParams(id: string, d: BatchDelta): unknown[] {
+  const p = deltaParams(id, d);
+  return [p.id, p.dq, p.dp, p.ds, p.df, p.dc, p.dn, p.started, p.completed, p.da];
 }
 
 /** Applies a counter delta in one statement and returns the row after it (LEAST/GREATEST skip NULLs). */
 export async function bumpBatch(q: Q, id: string, d: BatchDelta): Promise<BatchRow> {
-  const p = deltaParams(id, d);
-  const sql = `UPDATE batches SET
-      queued = queued + $2, processing = processing + $3, succeeded = succeeded + $4,
-      failed = failed + $5, canceled = canceled + $6, document_count = document_count + $7,
-      min_started_at = LEAST(min_started_at, $8::bigint), max_completed_at = GREATEST(max_completed_at, $9::bigint),
-      awaiting_process = awaiting_process + $10
-    WHERE id = $1 RETURNING ${BATCH_COLUMNS}`;
-  return toBatch((await q.query(sql, [p.id, p.dq, p.dp, p.ds, p.df, p.dc, p.dn, p.started, p.completed, p.da])).rows[0]);
+  const sql = `UPDATE batches SET ${BUMP} WHERE id = $1 RETURNING ${BATCH_COLUMNS}`;
+  return toBatch((await q.query(sql, bumpParams(id, d))).rows[0]);
+}
+
+/**
+ * Applies a counter delta (of counts that only grow) to the live batch of that name, creating it
+ * with `b` first when there is none, and returns the row after it: one statement, which locks
+ * the row as SELECT ... FOR UPDATE did (ordering the upload against deleteBatch and submitBatch
+ * of the same name), where a lookup, an insert and an update were three round trips.
+ */
+export async function upsertLiveBatch(q: Q, b: { id: string; account_id: string; name: string; created_at: number }, d: BatchDelta): Promise<BatchRow> {
+  const sql = `INSERT INTO batches (id, queued, processing, succeeded, failed, canceled, document_count, min_started_at, max_completed_at, awaiting_process, account_id, name, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+     ON CONFLICT (account_id, name) WHERE deleted_at IS NULL DO UPDATE SET ${BUMP}
+     RETURNING ${BATCH_COLUMNS}`;
+  return toBatch((await q.query(sql, [...bumpParams(b.id, d), b.account_id, b.name, b.created_at])).rows[0]);
 }
 
 /** A process call submitted `submitted` uploaded documents: a new run, and they no longer await it. */

@@ -126,17 +126,10 @@ export class PostgresStore implements Store {
 
   async insertDocuments(accountId: string, batchName: string, docs: NewDocument[], now: number): Promise<{ batch: BatchRow; documents: DocumentRow[] }> {
     return this.tx(async (c) => {
-      // The batch row lock orders this upload against deleteBatch/submitBatch of the same name.
-      let batch: BatchRow | null = null;
-      for (let i = 0; i < 3 && !batch; i++) {
-        batch = (await batches.selectLiveBatch(c, accountId, batchName, true)) ?? (await batches.insertBatchIfMissing(c, { id: newId('bat'), account_id: accountId, name: batchName, created_at: now }));
-      }
-      if (!batch) throw new Error(`could not create or lock batch ${batchName}`);
+      // The batch row lock (the upsert's) orders this upload against deleteBatch/submitBatch of the same name.
+      const batch = await batches.upsertLiveBatch(c, { id: newId('bat'), account_id: accountId, name: batchName, created_at: now }, deltas.uploaded(docs.length));
       const rows = await documents.insertUploaded(c, accountId, batch.id, batch.name, docs, now);
-      if (docs.length) {
-        batch = await batches.bumpBatch(c, batch.id, deltas.uploaded(docs.length));
-        await notifyChange(c, 'documents');
-      }
+      if (docs.length) await notifyChange(c, 'documents');
       return { batch, documents: rows };
     });
   }

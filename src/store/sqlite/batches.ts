@@ -17,21 +17,30 @@ export function selectBatchById(db: Db, id: string): BatchRow | null {
   return one(prepared(db, `SELECT ${BATCH_COLUMNS} FROM batches WHERE id = ?`).get(id));
 }
 
-export function insertBatch(db: Db, b: { id: string; account_id: string; name: string; created_at: number }): BatchRow {
-  const sql = `INSERT INTO batches (id, account_id, name, created_at) VALUES (@id, @account_id, @name, @created_at) RETURNING ${BATCH_COLUMNS}`;
-  return toBatch(prepared(db, sql).get(b) as Raw);
-}
-
-/** Applies a counter delta in one statement and returns the row after it. */
-export function bumpBatch(db: Db, id: string, d: BatchDelta): BatchRow {
-  const sql = `UPDATE batches SET
-      queued = queued + @dq, processing = processing + @dp, succeeded = succeeded + @ds,
+/** The counter columns moved by a delta (`deltaParams`), as bumpBatch and upsertLiveBatch set them. */
+const BUMP = `queued = queued + @dq, processing = processing + @dp, succeeded = succeeded + @ds,
       failed = failed + @df, canceled = canceled + @dc, document_count = document_count + @dn,
       awaiting_process = awaiting_process + @da,
       min_started_at = min(coalesce(min_started_at, @started), coalesce(@started, min_started_at)),
-      max_completed_at = max(coalesce(max_completed_at, @completed), coalesce(@completed, max_completed_at))
-    WHERE id = @id RETURNING ${BATCH_COLUMNS}`;
+      max_completed_at = max(coalesce(max_completed_at, @completed), coalesce(@completed, max_completed_at))`;
+
+/** Applies a counter delta in one statement and returns the row after it. */
+export function bumpBatch(db: Db, id: string, d: BatchDelta): BatchRow {
+  const sql = `UPDATE batches SET ${BUMP} WHERE id = @id RETURNING ${BATCH_COLUMNS}`;
   return toBatch(prepared(db, sql).get(deltaParams(id, d)) as Raw);
+}
+
+/**
+ * Applies a counter delta (of counts that only grow) to the live batch of that name, creating it
+ * with `b` first when there is none; returns the row after it. One statement where a lookup, an
+ * insert and an update were three: the partial unique index on live names finds the row.
+ */
+export function upsertLiveBatch(db: Db, b: { id: string; account_id: string; name: string; created_at: number }, d: BatchDelta): BatchRow {
+  const sql = `INSERT INTO batches (id, account_id, name, created_at, queued, processing, succeeded, failed, canceled, document_count, awaiting_process, min_started_at, max_completed_at)
+     VALUES (@id, @account_id, @name, @created_at, @dq, @dp, @ds, @df, @dc, @dn, @da, @started, @completed)
+     ON CONFLICT (account_id, name) WHERE deleted_at IS NULL DO UPDATE SET ${BUMP}
+     RETURNING ${BATCH_COLUMNS}`;
+  return toBatch(prepared(db, sql).get({ ...deltaParams(b.id, d), account_id: b.account_id, name: b.name, created_at: b.created_at }) as Raw);
 }
 
 /** A process call submitted `submitted` uploaded documents: a new run, and they no longer await it. */

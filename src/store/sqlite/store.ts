@@ -240,9 +240,8 @@ export class SqliteStore implements Store {
   });
 
   private insertUpload({ accountId, batchName, docs, now }: Upload): Inserted {
-    let batch = batches.selectLiveBatch(this.db, accountId, batchName) ?? batches.insertBatch(this.db, { id: newId('bat'), account_id: accountId, name: batchName, created_at: now });
+    const batch = batches.upsertLiveBatch(this.db, { id: newId('bat'), account_id: accountId, name: batchName, created_at: now }, deltas.uploaded(docs.length));
     for (const d of docs) documents.insertUploaded(this.db, accountId, batch.id, d, now);
-    if (docs.length) batch = batches.bumpBatch(this.db, batch.id, deltas.uploaded(docs.length));
     // The rows are what was just inserted: built here rather than read back (halves a 100k seed).
     const rows: DocumentRow[] = docs.map((d) => ({
       ...d,
