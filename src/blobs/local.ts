@@ -1,8 +1,9 @@
 /** Original uploads as files in a local folder (embedded mode). */
-import { constants as fsConstants, createReadStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants as fsConstants, createReadStream, fsync as fsyncCb, open as openCb, write as writeCb, writev as writevCb } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import { BlobNotFoundError, type BlobStore, type PutResult } from './types.js';
 import { FsyncGroup } from './fsync-group.js';
 import { PutTally, isBlobKey, newBlobKey } from './keys.js';
@@ -14,6 +15,11 @@ const O_DSYNC = fsConstants.O_DSYNC ?? 0;
 const OPEN_FLAGS = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | O_DSYNC;
 /** Chunks are gathered up to this many bytes per write: a 100 KB upload is one write, not two or three. */
 const WRITE_BYTES = 512 * 1024;
+// Descriptors, not FileHandles: a put's file is closed on the event loop (see LocalBlobStore).
+const openFd = promisify(openCb);
+const writevFd = promisify(writevCb);
+const writeFd = promisify(writeCb);
+const fsyncFd = promisify(fsyncCb);
 
 /** Whether the process named in a temp file's name (`.tmp-<pid>-<key>`) still runs; true when unnamed. */
 function writerAlive(name: string): boolean {
@@ -43,9 +49,11 @@ function writerAlive(name: string): boolean {
  *   and the folder fsync that follows it, instead of write, rename and fsync one after another.
  *   A crash between them can leave the own name on a partial file; no row names it (rows are
  *   written after the put resolves), so it costs space, never a document.
- * - The descriptor is closed after the put resolves (`close()` waits for it).
+ * - The descriptor is closed on the event loop (`closeSync`): its bytes are on disk already, so
+ *   the close writes nothing; it took 5–11 µs (at most 0.12 ms) at load 7, where a round trip
+ *   to the pool costs the event loop more.
  *
- * Open, write, rename, folder fsync and close: five round trips (the folder fsyncs grouped,
+ * Open, write, rename and folder fsync: four round trips (the folder fsyncs grouped,
  * `FsyncGroup`, on descriptors kept open). Doing the open and rename on the event loop instead
  * blocked it for 1 ms on average and up to 70 ms at load 13.
  */
@@ -54,8 +62,6 @@ export class LocalBlobStore implements BlobStore {
   private readonly folders = new Map<string, Promise<FsyncGroup>>();
   /** The blob folder itself: new shard folders made at once share its fsyncs. */
   private readonly root: FsyncGroup;
-  /** Descriptors of resolved puts still being closed. */
-  private readonly closing = new Set<Promise<void>>();
 
   constructor(readonly dir: string) {
     this.root = new FsyncGroup(dir);
@@ -67,7 +73,7 @@ export class LocalBlobStore implements BlobStore {
     // The pid in the name tells a sweep whether the process writing it is still alive.
     const tmp = join(folder.path, `${TMP_PREFIX}${process.pid}-${key}`);
     const path = join(folder.path, key);
-    const opened = open(tmp, OPEN_FLAGS, 0o600);
+    const opened = openFd(tmp, OPEN_FLAGS, 0o600);
     // Awaited below; until then a failure must not count as unhandled.
     opened.catch(() => {});
     const tally = new PutTally(opts.maxBytes);
@@ -75,16 +81,16 @@ export class LocalBlobStore implements BlobStore {
     try {
       let last: Promise<unknown> | null = null;
       const written = await writeGathered(opened, tally.read(source), (write) => (last = write));
-      const fh = await opened;
-      const sync = !O_DSYNC || written === 0 ? () => fh.sync() : () => undefined;
+      const fd = await opened;
+      const sync = !O_DSYNC || written === 0 ? () => fsyncFd(fd) : () => undefined;
       const named = rename(tmp, path).then(() => {
         renamed = true;
         return folder.sync();
       });
       await settleAll([(last ?? Promise.resolve()).then(sync), named]);
-      this.closeLater(fh);
+      closeSync(fd);
     } catch (err) {
-      await opened.then((fh) => fh.close()).catch(() => {});
+      await opened.then(closeSync).catch(() => {});
       await Promise.all([unlink(tmp).catch(() => {}), renamed ? unlink(path).catch(() => {}) : null]);
       throw err;
     }
@@ -126,7 +132,6 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.closing);
     const folders = [...this.folders.values()];
     this.folders.clear();
     await Promise.all([...folders.map((f) => f.then((g) => g.close(), () => {})), this.root.close()]);
@@ -158,12 +163,6 @@ export class LocalBlobStore implements BlobStore {
     return removed;
   }
 
-  /** Closes a put's descriptor without holding up its answer. */
-  private closeLater(fh: FileHandle): void {
-    const p = fh.close().catch(() => {}).finally(() => this.closing.delete(p));
-    this.closing.add(p);
-  }
-
   private pathOf(key: string): string {
     return join(this.dir, key.slice(0, 2), key);
   }
@@ -191,7 +190,7 @@ export class LocalBlobStore implements BlobStore {
  * Writes the chunks of `source` to the file once open, in writes of up to `WRITE_BYTES`; returns
  * the bytes it wrote or started. The last write is started, not awaited: it goes to `last`.
  */
-async function writeGathered(file: Promise<FileHandle>, source: AsyncIterable<Buffer>, last: (write: Promise<void>) => void): Promise<number> {
+async function writeGathered(file: Promise<number>, source: AsyncIterable<Buffer>, last: (write: Promise<void>) => void): Promise<number> {
   let pending: Buffer[] = [];
   let size = 0;
   let total = 0;
@@ -206,7 +205,7 @@ async function writeGathered(file: Promise<FileHandle>, source: AsyncIterable<Bu
     }
   }
   if (size > 0) {
-    const write = file.then((fh) => writeAll(fh, pending, size));
+    const write = file.then((fd) => writeAll(fd, pending, size));
     // The caller awaits it unless the open failed, which it learns from `file`.
     write.catch(() => {});
     last(write);
@@ -215,12 +214,12 @@ async function writeGathered(file: Promise<FileHandle>, source: AsyncIterable<Bu
 }
 
 /** One writev of `size` bytes; a short write (a full disk) goes on with the rest or throws. */
-async function writeAll(fh: FileHandle, chunks: Buffer[], size: number): Promise<void> {
-  const { bytesWritten } = await fh.writev(chunks);
+async function writeAll(fd: number, chunks: Buffer[], size: number): Promise<void> {
+  const { bytesWritten } = await writevFd(fd, chunks);
   if (bytesWritten === size) return;
   let rest = Buffer.concat(chunks, size).subarray(bytesWritten);
   while (rest.length > 0) {
-    const r = await fh.write(rest);
+    const r = await writeFd(fd, rest);
     if (r.bytesWritten === 0) throw new Error('short write to a blob file');
     rest = rest.subarray(r.bytesWritten);
   }

@@ -1,8 +1,9 @@
 // The upload route's multipart reader (src/api/multipart.ts): delimiters split across chunks at
 // every offset, line-ending and padding variants, cut-off bodies, limits, and a 25 MB file
-// streamed over HTTP and read back byte for byte.
+// streamed over HTTP and read back byte for byte (over connections of their own: a kept-alive
+// one of fetch's held the app's close for a minute).
 import { createHash } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.js';
@@ -177,7 +178,7 @@ describe('a 25 MB upload over HTTP', () => {
     };
     const sent = createHash('sha256');
     const status = await new Promise<{ code: number; body: string }>((resolve, reject) => {
-      const req = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: '/v1/batches/big/documents', headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${B}` } }, (res) => {
+      const req = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: '/v1/batches/big/documents', headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${B}` }, agent: false }, (res) => {
         let body = '';
         res.setEncoding('utf8').on('data', (d: string) => (body += d)).on('end', () => resolve({ code: res.statusCode!, body }));
       });
@@ -199,10 +200,12 @@ describe('a 25 MB upload over HTTP', () => {
     const doc = JSON.parse(status.body).documents[0];
     const digest = sent.digest('hex');
     expect(doc).toMatchObject({ size_bytes: size, sha256: digest });
-    const res = await fetch(`http://127.0.0.1:${port}/v1/documents/${doc.id}/file`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await new Promise<IncomingMessage>((resolve, reject) =>
+      httpRequest({ port, host: '127.0.0.1', path: `/v1/documents/${doc.id}/file`, headers: { authorization: `Bearer ${key}` }, agent: false }, resolve).on('error', reject).end(),
+    );
     const got = createHash('sha256');
     let n = 0;
-    for await (const c of res.body as unknown as AsyncIterable<Uint8Array>) {
+    for await (const c of res as AsyncIterable<Buffer>) {
       got.update(c);
       n += c.length;
     }
