@@ -1,12 +1,13 @@
 /** Blob keys (128 random bits in hex, generated here, never taken from user input) and the tally every put keeps. */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { randomHex } from '../domain/names.js';
 import { BlobTooLargeError, type PutResult } from './types.js';
 
 const KEY_RE = /^[0-9a-f]{32}$/;
 
 /** A new, unguessable blob key. */
 export function newBlobKey(): string {
-  return randomBytes(16).toString('hex');
+  return randomHex(16);
 }
 
 /** True for keys `newBlobKey` could have made; anything else (`../x`) is treated as not found. */
