@@ -3,6 +3,7 @@
  * line separated by less than a column gap. Both table detectors work on chunks.
  */
 import type { Word } from '../types.js';
+import { endsInLeader } from './leaders.js';
 
 /** A gap wider than this (× font size) separates chunks: word spaces, even justified, stay under ~0.5 em. */
 export const CHUNK_GAP_EM = 0.6;
@@ -56,7 +57,8 @@ const STRETCH = 1.6;
  * Splits a line's words (sorted by x) into chunks at column-sized gaps. A justified line spaces
  * every word ~0.7 em apart, so a gap splits only when it is also well above the line's narrowest
  * gap (a table row's word spaces stay ~0.3 em while its column gaps can be 0.9 em: an 8 pt gap
- * at 9 pt in the German invoice fixture); gaps over 1.5 em always split.
+ * at 9 pt in the German invoice fixture); gaps over 1.5 em always split. A line with a dot
+ * leader is not justified: its column gaps split, and so does any gap after the leader.
  */
 export function chunksOf(words: Word[], gapEm = CHUNK_GAP_EM): Chunk[] {
   const out: Chunk[] = [];
@@ -64,10 +66,12 @@ export function chunksOf(words: Word[], gapEm = CHUNK_GAP_EM): Chunk[] {
   const gaps = words.slice(1).map((w, i) => (w.x0 - words[i].x1) / Math.max(w.size, words[i].size, 0.01));
   const positive = gaps.filter((g) => g > 0.05);
   const narrowest = positive.length ? Math.min(...positive) : 0;
-  const em = Math.min(WIDE_GAP_EM, Math.max(gapEm, STRETCH * narrowest));
+  // A line with a dot leader is a row or a contents line, never justified prose.
+  const em = words.some(endsInLeader) ? gapEm : Math.min(WIDE_GAP_EM, Math.max(gapEm, STRETCH * narrowest));
   for (const w of words) {
     const prev = cur[cur.length - 1];
-    if (prev && w.x0 - prev.x1 > em * Math.max(prev.size, w.size)) {
+    // A leader runs up to the next column, however close that stands.
+    if (prev && (w.x0 - prev.x1 > em * Math.max(prev.size, w.size) || (endsInLeader(prev) && w.x0 > prev.x1))) {
       out.push(chunkOf(cur));
       cur = [];
     }
