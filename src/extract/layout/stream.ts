@@ -17,8 +17,22 @@ const MAX_WORDS_PER_CELL = 7;
 const PHRASE_SPACE_EM = 0.4;
 
 interface RowCell { col: number; span: number; words: Word[] }
-/** `heading`: one phrase across the columns (a section heading or a header group), a row of its own. */
-interface Row { cells: RowCell[]; y0: number; y1: number; size: number; heading?: boolean }
+/**
+ * `base`: the baseline of its last line; `heading`: one phrase across the columns (a section
+ * heading or a header group), a row of its own.
+ */
+interface Row { cells: RowCell[]; y0: number; y1: number; base: number; size: number; heading?: boolean }
+
+/**
+ * A line's baseline: the lower quartile of its words' bottoms. Descenders, and the boxes OCR
+ * draws too tall around some words ("Name/Drug" 15 px high among words of 9 px), reach below it;
+ * dashes and marks, which end above it, do not count.
+ */
+function baseline(words: Word[]): number {
+  const own = words.filter((w) => /[\p{L}\p{N}]/u.test(w.text));
+  const ys = (own.length ? own : words).map((w) => w.y1).sort((a, b) => a - b);
+  return ys[Math.floor((ys.length - 1) / 4)];
+}
 
 function overlapCols(cols: Columns, x0: number, x1: number): number[] {
   const out: number[] = [];
@@ -63,13 +77,13 @@ function rowOf(line: TextLine, cols: Columns): Row {
       else cells.push({ col, span, words: ws });
     }
   }
-  return { cells, y0: line.y0, y1: line.y1, size: line.size };
+  return { cells, y0: line.y0, y1: line.y1, base: baseline(line.words), size: line.size };
 }
 
 /** A heading line: one cell over the columns it covers. */
 function headingRow(line: TextLine, cols: Columns): Row {
   const over = overlapCols(cols, line.x0, line.x1);
-  return { cells: [{ col: over[0], span: over[over.length - 1] - over[0] + 1, words: line.words }], y0: line.y0, y1: line.y1, size: line.size, heading: true };
+  return { cells: [{ col: over[0], span: over[over.length - 1] - over[0] + 1, words: line.words }], y0: line.y0, y1: line.y1, base: baseline(line.words), size: line.size, heading: true };
 }
 
 const textOf = (c: RowCell) => c.words.map((w) => w.text).join(' ');
@@ -110,6 +124,20 @@ function addCell(row: Row, c: RowCell): void {
   row.cells.sort((x, y) => x.col - y.col);
 }
 
+/** A row takes the line folded into it: its box grows, its baseline is the line's. */
+function extend(row: Row, line: Row): void {
+  row.y1 = Math.max(row.y1, line.y1);
+  row.base = line.base;
+}
+
+/** A unit over a column of figures: "$m", "RMB'000", "HK$'000", "US$ million", "%" (OCR reads "$bn" as "Sbn"). */
+const UNIT = /^[([]?\s*(?:(?:[A-Z]{0,3}[$€£¥₹]|[Ss](?=m|bn)|RMB|HKD|USD|EUR|GBP|CNY|JPY|CHF)\s*(?:['’‘]?0{3}|m|mn|bn|k|millions?|billions?|thousands?)?|['’‘]?0{3}|%)\s*[)\]]?$/i;
+/** A short mark with no word in it: a unit as read ("sm" for "$m"), a count ("N=29"), "(n,%)". */
+const MARK = /^(?!.*\p{L}{3})\S{1,6}$/u;
+
+/** A line of units or marks under the header ("$m  $m  $m", "N=29  N=29") is a row of its own. */
+const units = (row: Row) => row.cells.every((c) => UNIT.test(textOf(c).trim()) || MARK.test(textOf(c).trim()));
+
 /** A wrapped label's next line goes on from it: in lower case ("properties sold") or a bracketed unit ("(million sqm)", not "(a)"). */
 const GOES_ON = /^(\p{Ll}|\((?![\p{L}\d]{1,3}\))\p{L})/u;
 
@@ -137,13 +165,23 @@ function labelOver(row: Row, next: Row | undefined, numeric: Set<number>, typica
  * tight spacing belongs to the row above, cells of several lines and all (a four-line header is
  * one row), unless it holds only figures or stacks a figure under a figure. Beside figure
  * columns, a line must also continue a cell of the row above (a chart's labels do not), and a
- * line with figures does not join a row without any (the first row under its header). A heading
- * row takes no line and joins no row.
+ * line with figures does not join a row without any (the first row under its header). Above
+ * figure columns, a header's lines set at that tight spacing are one row too (see `stacked`).
+ * A line of units ("$m") joins no row, and a heading row takes no line and joins no row. Line
+ * spacing is read between baselines (OCR's word boxes are uneven), the usual gap between boxes
+ * only for the figure columns' own rules.
  */
 function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
   // The space around a heading row is a section's, not a row's.
-  const gaps = rows.slice(1).flatMap((r, i) => (r.heading || rows[i].heading ? [] : [r.y0 - rows[i].y1]));
-  const typical = median(gaps);
+  const between = (gap: (a: Row, b: Row) => number) => rows.slice(1).flatMap((r, i) => (r.heading || rows[i].heading ? [] : [gap(rows[i], r)]));
+  const boxGap = (a: Row, b: Row) => b.y0 - a.y1;
+  const typical = median(between(boxGap));
+  // Whether rows stand apart, and which lines are set tight, is read from the baselines' distance
+  // less the block's usual line height: OCR draws some words' boxes a few pixels too tall, which
+  // shrinks the space between boxes by as much as the space between lines of one cell.
+  const height = median(rows.map((r) => r.y1 - r.y0));
+  const lineGap = (a: Row, b: Row) => b.base - a.base - height;
+  const gaps = between(lineGap);
   const size = median(rows.map((r) => r.size));
   const tight = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 4)] ?? 0;
   const apart = gaps.filter((g) => g > tight + ROW_GAP_EM * size).length >= 2;
@@ -154,7 +192,7 @@ function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
     const prev = out[out.length - 1];
     if (row === below) {
       for (const c of row.cells) addCell(prev, c);
-      prev.y1 = Math.max(prev.y1, row.y1);
+      extend(prev, row);
       return;
     }
     if (labelOver(row, rows[i + 1], numeric, typical)) {
@@ -167,21 +205,21 @@ function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
       return;
     }
     // Lines that overlap (a chart's labels between its ticks) are not lines of one cell.
-    if (prev && apart && row.y0 - prev.y1 <= tight + LINE_GAP_EM * size && row.y0 - prev.y1 > -0.1 * size) {
+    if (prev && apart && lineGap(prev, row) <= tight + LINE_GAP_EM * size && lineGap(prev, row) > -0.1 * size) {
       // A line of figures only is a row (the first under the header), as is a figure under a
       // figure of the row above.
       const figure = (c: RowCell) => isNumeric(textOf(c)) || (/\d/.test(textOf(c)) && !/\p{L}{2}/u.test(textOf(c)));
       const under = !row.cells.some((c) => figure(c) && prev.cells.some((p) => p.col === c.col && figure(p)));
       const header = numeric.size > 0 && row.cells.some(figure) && !prev.cells.some(figure);
       const continues = numeric.size === 0 || row.cells.some((c) => prev.cells.some((p) => p.col === c.col));
-      if (!row.cells.every(figure) && under && !header && continues) {
+      if (!row.cells.every(figure) && !units(row) && under && !header && continues) {
         for (const c of row.cells) addCell(prev, c);
-        prev.y1 = Math.max(prev.y1, row.y1);
+        extend(prev, row);
         return;
       }
     }
     if (prev && numeric.size > 0) {
-      const gap = row.y0 - prev.y1;
+      const gap = boxGap(prev, row);
       const noNumbers = row.cells.every((c) => !numeric.has(c.col) || c.span > 1) && row.cells.every((c) => !isNumeric(textOf(c)));
       const continues = row.cells.every((c) => prev.cells.some((p) => p.col === c.col && p.span === c.span));
       // A header cell of two lines ("Amount / 2025") is set tighter than the rows below it: its
@@ -189,7 +227,23 @@ function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
       const headerLine = out.length === 1 && !prev.cells.some((c) => isNumeric(textOf(c))) && gap < typical - 0.25 * row.size;
       if (continues && (headerLine || (noNumbers && gap <= typical + 0.2 * row.size))) {
         for (const c of row.cells) prev.cells.find((p) => p.col === c.col && p.span === c.span)!.words.push(...c.words);
-        prev.y1 = Math.max(prev.y1, row.y1);
+        extend(prev, row);
+        return;
+      }
+      // The header's lines over the figure columns, set at line spacing, are one row of cells
+      // of several lines ("Other / insurance / contract / liabilities" beside "Gross / …"), its
+      // shorter cells starting lower down (set to the bottom) and the stub's caption on its last
+      // line: each cell of the line goes on from the cell above it or stands where the lines
+      // above left the column empty. A line of headings under a header group, units ("$m" under
+      // "Trading"), and a line set further apart are rows of their own.
+      const goesOn = (c: RowCell) => {
+        const over = prev.cells.filter((p) => p.col <= c.col + c.span - 1 && c.col <= p.col + p.span - 1);
+        return over.length === 0 || (over.length === 1 && over[0].col === c.col && over[0].span === c.span);
+      };
+      const stacked = !prev.cells.some((c) => isNumeric(textOf(c))) && !units(row) && row.cells.every((c) => !isNumeric(textOf(c)) && goesOn(c));
+      if (stacked && row.cells.some((c) => numeric.has(c.col)) && lineGap(prev, row) <= tight + LINE_GAP_EM * size && lineGap(prev, row) > -0.1 * size) {
+        for (const c of row.cells) addCell(prev, c);
+        extend(prev, row);
         return;
       }
     }

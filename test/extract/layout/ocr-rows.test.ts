@@ -1,0 +1,74 @@
+/** Rows of page images: cells of several lines where OCR draws some word boxes too tall, and a header's stacked lines over figures. */
+import { describe, expect, it } from 'vitest';
+import { detectTables } from '../../../src/extract/layout/index.js';
+import type { PageLayout, Word } from '../../../src/extract/types.js';
+import { grid } from './helpers.js';
+
+/**
+ * A line of OCR words at baseline `base` (9 px high, 7 px a character, size 13 as a line box
+ * gives it); a word written `text^` has its box drawn 6 px too tall both ways, as OCR does for
+ * some words.
+ */
+function line(base: number, cells: [number, string][]): Word[] {
+  return cells.flatMap(([x, phrase]) => {
+    let at = x;
+    return phrase.split(' ').map((raw) => {
+      const tall = raw.endsWith('^');
+      const text = tall ? raw.slice(0, -1) : raw;
+      const w: Word = { text, x0: at, y0: base - 9 - (tall ? 6 : 0), x1: at + 7 * text.length, y1: base + (tall ? 6 : 0), size: 13, confidence: 0.9 };
+      at = w.x1 + 4;
+      return w;
+    });
+  });
+}
+
+const page = (words: Word[]): PageLayout => ({ page: 1, width: 800, height: 1000, words, rulings: [] });
+
+describe('rows of page images', () => {
+  it('lines of one cell set 12 px apart stay one cell where rows stand 24 px apart, whatever boxes OCR draws too tall', () => {
+    const words = [
+      ...line(100, [[200, 'Brand']]),
+      ...line(112, [[100, 'Generic'], [200, 'Name/Drug^'], [380, 'Filing'], [480, 'Proposed']]),
+      ...line(124, [[100, 'Name'], [200, 'Code'], [290, 'Company'], [380, 'Status'], [480, 'Indications^'], [600, 'Date']]),
+      ...line(150, [[200, 'CS1001'], [290, 'CStone'], [380, 'Phase III'], [480, 'NSCLC, NKTL,'], [600, '2017/7/2']]),
+      ...line(162, [[490, 'HCC, cHL,']]),
+      ...line(174, [[490, 'Gastric Cancer']]),
+      ...line(198, [[100, 'Avelumab'], [200, 'Bavencio'], [290, 'Merck KGaA'], [380, 'Phase III'], [480, 'HNSCC'], [600, '2016/7/11']]),
+      ...line(210, [[300, '& Pfizer']]),
+      ...line(234, [[200, 'KN035^'], [290, 'Alphamab'], [380, 'Phase III'], [480, 'BTCA, Gastric'], [600, '2016/7/11']]),
+      ...line(246, [[490, 'Cancer, CRC']]),
+    ];
+    const tables = detectTables(page(words));
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])).toEqual([
+      ['Generic Name', 'Brand Name/Drug Code', 'Company', 'Filing Status', 'Proposed Indications', 'Date'],
+      ['', 'CS1001', 'CStone', 'Phase III', 'NSCLC, NKTL, HCC, cHL, Gastric Cancer', '2017/7/2'],
+      ['Avelumab', 'Bavencio', 'Merck KGaA & Pfizer', 'Phase III', 'HNSCC', '2016/7/11'],
+      ['', 'KN035', 'Alphamab', 'Phase III', 'BTCA, Gastric Cancer, CRC', '2016/7/11'],
+    ]);
+  });
+
+  it('a header stacked over figure columns at the rows\' own spacing is one row of cells of several lines; a line of units is a row of its own', () => {
+    // Set to the bottom: shorter headings start lower, the stub's caption stands on the last line.
+    const words = [
+      ...line(100, [[420, 'Other'], [540, 'Gross']]),
+      ...line(112, [[420, 'insurance'], [540, 'insurance']]),
+      ...line(124, [[300, 'Net actuarial'], [420, 'contract'], [540, 'contract']]),
+      ...line(136, [[40, 'For the year ended December 31'], [300, 'liabilities'], [420, 'liabilities'], [540, 'liabilities']]),
+      ...line(148, [[300, '$m'], [420, '$m'], [540, '$m']]),
+      ...line(166, [[40, 'Balance, January 1'], [300, '263,091'], [420, '11,155'], [540, '274,246']]),
+      ...line(178, [[40, 'New policies'], [300, '3,269'], [420, '-'], [540, '3,269']]),
+      ...line(190, [[40, 'Normal in-force movement'], [300, '2,044'], [420, '985'], [540, '3,029']]),
+      ...line(202, [[40, 'Changes in methods'], [300, '(173)'], [420, '(1)'], [540, '(174)']]),
+      ...line(220, [[40, 'Balance, December 31'], [300, '272,761'], [420, '12,968'], [540, '285,729']]),
+    ];
+    const tables = detectTables(page(words));
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0]).slice(0, 3)).toEqual([
+      ['For the year ended December 31', 'Net actuarial liabilities', 'Other insurance contract liabilities', 'Gross insurance contract liabilities'],
+      ['', '$m', '$m', '$m'],
+      ['Balance, January 1', '263,091', '11,155', '274,246'],
+    ]);
+    expect(tables[0].n_rows).toBe(7);
+  });
+});
