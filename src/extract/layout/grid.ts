@@ -75,6 +75,11 @@ export function isNumeric(text: string): boolean {
   return t !== '' && NUMERIC.test(t);
 }
 
+/** A number, or a figure with signs or units around its digits ("34° 49' 23\"", "+5%", "1,2)") and no word. */
+export function isFigure(text: string): boolean {
+  return isNumeric(text) || (/\d/.test(text) && !/\p{L}{2}/u.test(text));
+}
+
 /**
  * Removes grid columns (axis 'col') or rows ('row') that no text cell holds on its own: every
  * text cell over them also covers a neighbour, so they carry no structure (inset cell

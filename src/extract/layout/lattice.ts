@@ -5,7 +5,7 @@
  */
 import type { BBox, Ruling, Table, Word } from '../types.js';
 import type { Rulings } from './rulings.js';
-import { buildTable, compactGrid, isNumeric, type PlacedCell } from './grid.js';
+import { buildTable, compactGrid, isFigure, isNumeric, type PlacedCell } from './grid.js';
 import { median, textLines } from './lines.js';
 import { findColumns } from './columns.js';
 
@@ -238,8 +238,9 @@ function virtualRows(comp: { h: Ruling[]; v: Ruling[] }, words: Word[]): Ruling[
     if (tall < 2 || (withNumbers < lines.length / 2 && !body)) continue;
     // Rows set tight overlap a little where read from pixels: the rule goes between their middles
     // all the same, so each line's words fall on their own side; but not between overlapping
-    // lines above the first that is mostly figures (a header cell's lines).
-    const first = lines.findIndex((l) => { const n = l.words.filter((w) => isNumeric(w.text)).length; return n >= 2 && n >= 0.5 * l.words.length; });
+    // lines above the first that is mostly figures, degrees and units included ("34° 49' 23\""),
+    // which are a header cell's lines.
+    const first = lines.findIndex((l) => { const n = l.words.filter((w) => isFigure(w.text)).length; return n >= 2 && n >= 0.5 * l.words.length; });
     for (let k = 1; k < lines.length; k++) {
       const y = (lines[k - 1].y1 + lines[k].y0) / 2;
       if (lines[k].y0 < lines[k - 1].y1 && (k < first || first < 0)) continue;

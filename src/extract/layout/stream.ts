@@ -6,7 +6,7 @@
  * blocks that read as prose or lists are refused.
  */
 import type { Table, Word } from '../types.js';
-import { buildTable, isNumeric, type PlacedCell } from './grid.js';
+import { buildTable, isFigure, isNumeric, type PlacedCell } from './grid.js';
 import { median, type TextLine } from './lines.js';
 import { findColumns, type Columns } from './columns.js';
 
@@ -208,7 +208,7 @@ function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
     if (prev && apart && lineGap(prev, row) <= tight + LINE_GAP_EM * size && lineGap(prev, row) > -0.1 * size) {
       // A line of figures only is a row (the first under the header), as is a figure under a
       // figure of the row above.
-      const figure = (c: RowCell) => isNumeric(textOf(c)) || (/\d/.test(textOf(c)) && !/\p{L}{2}/u.test(textOf(c)));
+      const figure = (c: RowCell) => isFigure(textOf(c));
       const under = !row.cells.some((c) => figure(c) && prev.cells.some((p) => p.col === c.col && figure(p)));
       const header = numeric.size > 0 && row.cells.some(figure) && !prev.cells.some(figure);
       const continues = numeric.size === 0 || row.cells.some((c) => prev.cells.some((p) => p.col === c.col));

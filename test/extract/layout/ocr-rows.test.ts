@@ -1,12 +1,12 @@
 /** Rows of page images: cells of several lines where OCR draws some word boxes too tall, and a header's stacked lines over figures. */
 import { describe, expect, it } from 'vitest';
 import { detectTables } from '../../../src/extract/layout/index.js';
-import type { PageLayout, Word } from '../../../src/extract/types.js';
+import type { PageLayout, Ruling, Word } from '../../../src/extract/types.js';
 import { grid } from './helpers.js';
 
 /**
  * A line of OCR words at baseline `base` (9 px high, 7 px a character, size 13 as a line box
- * gives it); a word written `text^` has its box drawn 6 px too tall both ways, as OCR does for
+ * gives it); a word written `text^` has its box drawn too tall, 10 px up and 6 down, as OCR does for
  * some words.
  */
 function line(base: number, cells: [number, string][]): Word[] {
@@ -15,14 +15,14 @@ function line(base: number, cells: [number, string][]): Word[] {
     return phrase.split(' ').map((raw) => {
       const tall = raw.endsWith('^');
       const text = tall ? raw.slice(0, -1) : raw;
-      const w: Word = { text, x0: at, y0: base - 9 - (tall ? 6 : 0), x1: at + 7 * text.length, y1: base + (tall ? 6 : 0), size: 13, confidence: 0.9 };
+      const w: Word = { text, x0: at, y0: base - 9 - (tall ? 10 : 0), x1: at + 7 * text.length, y1: base + (tall ? 6 : 0), size: 13, confidence: 0.9 };
       at = w.x1 + 4;
       return w;
     });
   });
 }
 
-const page = (words: Word[]): PageLayout => ({ page: 1, width: 800, height: 1000, words, rulings: [] });
+const page = (words: Word[], rulings: Ruling[] = []): PageLayout => ({ page: 1, width: 800, height: 1000, words, rulings });
 
 describe('rows of page images', () => {
   it('lines of one cell set 12 px apart stay one cell where rows stand 24 px apart, whatever boxes OCR draws too tall', () => {
@@ -70,5 +70,25 @@ describe('rows of page images', () => {
       ['Balance, January 1', '263,091', '11,155', '274,246'],
     ]);
     expect(tables[0].n_rows).toBe(7);
+  });
+
+  it('rows of coordinates in a frame with column rules are rows even where OCR\'s boxes of neighbouring lines overlap', () => {
+    const places: [string, string, string, string][] = [
+      ['CA', 'Vandenberg AFB', '34° 49\' 23"', '120° 30\' 07"'], ['CO', 'Buckley', '39° 42\' 55"', '104° 46\' 29"'],
+      ['CO', 'Schriever AFB', '38° 48\' 22"', '104° 31\' 41"'], ['FL', 'Cape Canaveral AFS', '28° 29\' 09"', '080° 34\' 33"'],
+      ['HI', 'Kaena Point', '21° 33\' 43"', '158° 14\' 31"'], ['MD', 'Annapolis', '38° 59\' 27"', '076° 29\' 25"'],
+      ['MD', 'Blossom Point', '38° 25\' 53"', '077° 05\' 06"'], ['NM', 'Kirtland AFB', '34° 59\' 06"', '106° 30\' 28"'],
+    ];
+    // Every other line's boxes drawn too tall: they overlap the lines around them.
+    const tall = (p: string) => p.split(' ').map((w) => `${w}^`).join(' ');
+    const words = [
+      ...line(104, [[95, 'St'], [155, 'Station'], [335, 'Latitude'], [415, 'Longitude']]),
+      ...places.flatMap((row, k) => line(128 + 17 * k, row.map((text, c) => [[95, 155, 335, 415][c], k % 2 ? tall(text) : text] as [number, string]))),
+    ];
+    const h = (y: number): Ruling => ({ x0: 90, y0: y, x1: 490, y1: y });
+    const v = (x: number): Ruling => ({ x0: x, y0: 90, x1: x, y1: 260 });
+    const tables = detectTables(page(words, [h(90), h(110), h(260), ...[90, 150, 330, 410, 490].map(v)]));
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])).toEqual([['St', 'Station', 'Latitude', 'Longitude'], ...places]);
   });
 });
