@@ -119,12 +119,12 @@ function sameTable(a: TextLine[], b: TextLine[], lines: TextLine[], between: Tex
 }
 
 /**
- * A caption ("Table 3:", "Figure 6:", "Abbildung 2", an annex's "Figure CA2b.", "Table B.1";
- * OCR reads a colon as ";") in the first line starts with its label
- * and number set apart from the title, so it reads as a row of two cells. It is not a row: it
+ * A caption ("Table 3:", "Figure 6:", "Abbildung 2", an annex's "Figure CA2b.", "Table B.1",
+ * "Figure 8.1a."; OCR reads a colon as ";") in the first line starts with its label and number
+ * set apart from the title, so it reads as a row of two cells. It is not a row: it
  * is dropped, and the lines under a figure's caption are the figure's labels, not a table.
  */
-const CAPTION_NUMBER = String.raw`\s*([a-z]{1,3}[-.]?\d+[a-z]?|\d+[a-z]?|[IVX]+)(\.\d+)*([.:;]?(\s|$)|\s?[—–-])`;
+const CAPTION_NUMBER = String.raw`\s*([a-z]{1,3}[-.]?\d+[a-z]?|\d+[a-z]?|[IVX]+)(\.\d+[a-z]?)*([.:;]?(\s|$)|\s?[—–-])`;
 const TABLE_CAPTION = new RegExp(String.raw`^(table|tab\.|tabelle|tableau|tabla|tabella|tabel)` + CAPTION_NUMBER, 'i');
 const FIGURE_CAPTION = new RegExp(String.raw`^(figure|fig\.|chart|graph|diagram|exhibit|abbildung|abb\.|graphique|gráfico|grafico|grafiek|figura)` + CAPTION_NUMBER, 'i');
 

@@ -293,7 +293,7 @@ function numberedHeadings(rows: Row[], nCols: number): boolean {
 /** This share of a block's cells reading as numbers makes it figures, not prose. */
 const MOSTLY_FIGURES = 0.5;
 
-/** Lists (a bullet or dash column) and prose in columns are not tables. */
+/** Lists (a column of bullets, dashes or enumerators) and prose in columns are not tables. */
 function looksLikeTable(rows: Row[], nCols: number): boolean {
   if (nCols < 2 || rows.length < 2) return false;
   const cells = rows.flatMap((r) => r.cells);
@@ -310,9 +310,40 @@ function looksLikeTable(rows: Row[], nCols: number): boolean {
   if (figures < MOSTLY_FIGURES * cells.length && texts.length >= 4 && texts.filter((t) => /^\p{Ll}/u.test(t)).length > 0.4 * texts.length) return false;
   if (isChart(rows, nCols)) return false;
   if (numberedHeadings(rows, nCols)) return false;
-  const first = cells.filter((c) => c.col === 0 && c.span === 1).map(textOf);
-  if (first.length > 0 && first.every((t) => /^[•·▪◦‣●○■□\-–—*>]$/.test(t.trim()))) return false;
-  return true;
+  return !isList(rows, nCols);
+}
+
+/** A list's marks: bullets and dashes… */
+const BULLET = /^[•·▪◦‣●○■□\-–—*>]$/u;
+/** …what OCR reads a bullet as, in a list of marks and text… */
+const READ_BULLET = /^([+»«®©°¢◆◇►▶➢✓✔❖~]|o|e|eo)$/u;
+/** …and enumerators ("1.", "(b)", "iii)") counting up from the first. */
+const ENUMERATOR = /^\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)]$/;
+
+const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10 };
+const romanValue = (k: string) => [...k].reduce((v, ch, i) => v + (ROMAN[ch] < (ROMAN[k[i + 1]] ?? 0) ? -ROMAN[ch] : ROMAN[ch]), 0);
+
+/** Enumerators that count up by one from the first: 1, 2, 3; a, b, c; i, ii, iii (a list starting at "i" is roman). */
+function countsUp(marks: string[]): boolean {
+  const keys = marks.map((m) => ENUMERATOR.exec(m)?.[1] ?? '');
+  if (keys.some((k) => k === '')) return false;
+  const style = /^\d/.test(keys[0]) ? 'number' : keys[0] === 'i' ? 'roman' : 'letter';
+  const value = (k: string) => (style === 'number' ? Number(k) : style === 'roman' ? (/^[ivx]+$/.test(k) ? romanValue(k) : NaN) : k.length === 1 ? k.charCodeAt(0) : NaN);
+  return keys.every((k, i) => i === 0 || value(k) === value(keys[i - 1]) + 1);
+}
+
+/**
+ * A bulleted or numbered list: a column of marks beside its items. Bullets and dashes make a list
+ * however many columns follow; what OCR reads a bullet as (`+`, `»`, `®`, `o`) and enumerators
+ * counting up do where the marks stand beside one column of text, no figures.
+ */
+function isList(rows: Row[], nCols: number): boolean {
+  const first = rows.flatMap((r) => r.cells.filter((c) => c.col === 0 && c.span === 1).map((c) => textOf(c).trim()));
+  if (first.length === 0) return false;
+  if (first.every((t) => BULLET.test(t))) return true;
+  const items = rows.flatMap((r) => r.cells.filter((c) => c.col !== 0).map(textOf));
+  if (nCols !== 2 || first.length < 2 || items.some(isNumeric)) return false;
+  return first.every((t) => READ_BULLET.test(t)) || countsUp(first);
 }
 
 /**
