@@ -50,10 +50,10 @@ function uprightTables(layout: PageLayout): Table[] {
   const rest = layout.words.filter((w) => !lattice.some((t) => inside(w, t.box)) && !rotated(w));
   // A chart's frame and grid lines make a lattice of its labels; its curves, inside the frame,
   // cover less of it than labels around a figure do.
-  const tables = lattice.flatMap((t) => (t.table && (!inFigure(t.table.bbox, layout.figures, LATTICE_FIGURE_SHARE) || figuresGrid(t.table, layout.words)) ? [t.table] : []));
+  const tables = lattice.flatMap((t) => (t.table && (!inFigure(t.table.bbox, layout.figures, LATTICE_FIGURE_SHARE) || figuresGrid(t.table, layout.words)) && !chartMarks(t.table, layout.words) ? [t.table] : []));
   for (const block of tableBlocks(textLines(rest))) {
     const t = streamTable(layout.page, block);
-    if (t && !inFigure(t.bbox, layout.figures)) tables.push(t);
+    if (t && !inFigure(t.bbox, layout.figures) && !chartMarks(t, layout.words)) tables.push(t);
   }
   // Header lines left above a table (a filled header band outside its rules, a wide gap).
   const claimed = [...lattice.map((t) => t.box), ...tables.map((t) => t.bbox)];
@@ -104,14 +104,43 @@ const GRID_TEXT_INK = 0.15;
  * of its box or more; or its words alone cover well over what any chart's labels do.
  */
 function figuresGrid(t: Table, words: Word[]): boolean {
+  const { ws, ink, full, numbers } = textOf(t, words);
+  if (ws.length < GRID_WORDS) return false;
+  if (ink >= GRID_TEXT_INK) return true;
+  return ink >= GRID_INK && full >= GRID_FILL * t.cells.length && numbers >= GRID_NUMERIC * full;
+}
+
+/** The words inside a table's box, the share of the box they cover, its filled cells and how many are numbers. */
+function textOf(t: Table, words: Word[]): { ws: Word[]; ink: number; full: number; numbers: number } {
   const b = t.bbox;
   const area = (b[2] - b[0]) * (b[3] - b[1]);
   const ws = words.filter((w) => inside(w, b));
-  const ink = ws.reduce((s, w) => s + (w.x1 - w.x0) * (w.y1 - w.y0), 0);
+  const ink = area > 0 ? ws.reduce((s, w) => s + (w.x1 - w.x0) * (w.y1 - w.y0), 0) / area : 0;
   const full = t.cells.filter((c) => c.text.trim() !== '');
-  if (ws.length < GRID_WORDS) return false;
-  if (ink >= GRID_TEXT_INK * area) return true;
-  return ink >= GRID_INK * area && full.length >= GRID_FILL * t.cells.length && full.filter((c) => isNumeric(c.text)).length >= GRID_NUMERIC * full.length;
+  return { ws, ink, full: full.length, numbers: full.filter((c) => isNumeric(c.text)).length };
+}
+
+/** Marks read as text: words cover under this share of the box (a chart's labels 0.01-0.09)… */
+const MARKS_INK = 0.1;
+/** …this share of them or more read unsure (tick marks and curves read as `I`, `Wl`, `toon`)… */
+const MARKS_UNSURE = 0.2;
+/** …and at most this share of the filled cells are numbers. */
+const MARKS_NUMERIC = 0.2;
+/** An OCR'd word read below this confidence is unsure. */
+const UNSURE = 0.6;
+
+/**
+ * A chart whose frames and grid the figure finder did not see (flat curves erased as rules,
+ * hatched bars): its panel titles and the marks OCR read as words (`I`, `Wl`, `si i ls`) stand
+ * sparse in a large box, many read unsure, with hardly a number among them. A table's words are
+ * read surely (a page of Chinese read by the English model is unsure but dense), or are figures.
+ */
+function chartMarks(t: Table, words: Word[]): boolean {
+  const { ws, ink, full, numbers } = textOf(t, words);
+  const read = ws.filter((w) => w.confidence !== null);
+  if (read.length === 0) return false;
+  const unsure = read.filter((w) => w.confidence! < UNSURE).length;
+  return ink < MARKS_INK && unsure >= MARKS_UNSURE * read.length && numbers <= MARKS_NUMERIC * full;
 }
 
 function inFigure(b: BBox, figures: BBox[] | undefined, share = FIGURE_SHARE): boolean {

@@ -61,6 +61,29 @@ describe('figures', () => {
   });
 });
 
+describe('chart marks read as text', () => {
+  // Six chart panels in a ruled grid (frames the figure finder did not see: flat curves erased as
+  // rules): each holds its title and a tick mark or curve read as a word.
+  const panels: Word[] = [];
+  const rulings = [
+    ...[100, 300, 500].map((y) => ({ x0: 100, y0: y, x1: 1000, y1: y })),
+    ...[100, 400, 700, 1000].map((x) => ({ x0: x, y0: 100, x1: x, y1: 500 })),
+  ];
+  ['Austria', 'Belgium', 'Denmark', 'Estonia', 'France', 'Ireland'].forEach((name, i) => {
+    const x = 100 + 300 * (i % 3), y = 100 + 200 * Math.floor(i / 3);
+    panels.push({ text: name, x0: x + 110, y0: y + 10, x1: x + 190, y1: y + 30, size: 20, confidence: 0.96 });
+    panels.push({ text: ['I', 'Wl', 'ee'][i % 3], x0: x + 20, y0: y + 100, x1: x + 34, y1: y + 120, size: 20, confidence: 0.3 });
+  });
+  const charts: PageLayout = { ...page, words: panels, rulings };
+  it('sparse words in a large ruled box, many read unsure and hardly a number, are a chart\'s', () => {
+    expect(detectTables(charts)).toHaveLength(0);
+  });
+  it('the same grid read surely, or holding figures, is a table', () => {
+    expect(detectTables({ ...charts, words: panels.map((w) => ({ ...w, confidence: 0.95 })) })).toHaveLength(1);
+    expect(detectTables({ ...charts, words: panels.map((w) => (w.confidence! < 0.5 ? { ...w, text: '12.5' } : w)) })).toHaveLength(1);
+  });
+});
+
 describe('captions', () => {
   const at = (text: string, x: number, y: number): Word => ({ text, x0: x, y0: y, x1: x + 8 * text.length, y1: y + 16, size: 16, confidence: 0.95 });
   const captioned = (label: string): PageLayout => ({
