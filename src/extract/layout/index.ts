@@ -5,6 +5,7 @@
 import type { BBox, PageLayout, Rotation, Table, Word } from '../types.js';
 import { turnBack, turnUpright } from './turn.js';
 import { withoutLeaders } from './leaders.js';
+import { withSignsJoined } from './currency.js';
 import { mergeRulings } from './rulings.js';
 import { latticeTables } from './lattice.js';
 import { textLines, type TextLine } from './lines.js';
@@ -47,7 +48,7 @@ function uprightTables(layout: PageLayout): Table[] {
   layout = { ...layout, words: withoutLeaders(layout.words) };
   const lattice = latticeInPoints(layout);
   // Rotated words (axis titles of charts, vertical column labels) are not rows of a stream table.
-  const rest = layout.words.filter((w) => !lattice.some((t) => inside(w, t.box)) && !rotated(w));
+  const rest = withSignsJoined(layout.words.filter((w) => !lattice.some((t) => inside(w, t.box)) && !rotated(w)));
   // A chart's frame and grid lines make a lattice of its labels; its curves, inside the frame,
   // cover less of it than labels around a figure do.
   const tables = lattice.flatMap((t) => (t.table && (!inFigure(t.table.bbox, layout.figures, LATTICE_FIGURE_SHARE) || figuresGrid(t.table, layout.words)) && !chartMarks(t.table, layout.words) ? [t.table] : []));
