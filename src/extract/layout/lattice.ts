@@ -6,7 +6,7 @@
 import type { BBox, Ruling, Table, Word } from '../types.js';
 import type { Rulings } from './rulings.js';
 import { buildTable, compactGrid, isFigure, isNumeric, type PlacedCell } from './grid.js';
-import { median, textLines } from './lines.js';
+import { median, textLines, type TextLine } from './lines.js';
 import { findColumns } from './columns.js';
 
 /** Lines within this distance (page units) touch: pens overshoot or stop short by ~1–2 pt. */
@@ -155,7 +155,7 @@ function gridTable(page: number, ruled: { h: Ruling[]; v: Ruling[] }, words: Wor
   }
   const placed: PlacedCell[] = [];
   const taken = new Set<string>();
-  for (const g of splitUnruledSpans([...groups.values()], xs)) {
+  for (const g of splitUnruledRows(splitUnruledSpans([...groups.values()], xs), ys)) {
     if (taken.has(`${g.r0},${g.c0}`)) {
       // A non-rectangular merge (rare): its words join the cell already covering the spot.
       continue;
@@ -197,6 +197,28 @@ function splitUnruledSpans(groups: Group[], xs: number[]): Group[] {
     for (let c = g.c0; c <= g.c1; c++) {
       out.push({ r0: g.r0, r1: g.r1, c0: c, c1: c, words: chunks.filter((ch) => colOf(ch.x0 + 0.5) === c).flatMap((ch) => ch.words) });
     }
+  }
+  return out.sort((a, b) => a.r0 - b.r0 || a.c0 - b.c0);
+}
+
+/**
+ * Rows ruled in some columns only (rules under the labels, none across the figures): a cell the
+ * missing rules merge over several grid rows, whose lines are figures each inside one of them
+ * level with the text of another cell of that row, is one cell per row, split back: a figure
+ * does not wrap onto a second line. A label of two lines spanning two rows ("Concern over
+ * friends / or family" beside "Count" and "Percentage") stays one cell.
+ */
+function splitUnruledRows(groups: Group[], ys: number[]): Group[] {
+  const out: Group[] = [];
+  const rowOf = (g: Group, y: number) => { for (let k = g.r0; k <= g.r1; k++) if (y < ys[k + 1]) return k; return g.r1; };
+  for (const g of groups) {
+    if (g.r1 === g.r0 || g.words.length < 2) { out.push(g); continue; }
+    const lines = textLines(g.words);
+    const rows = lines.map((l) => rowOf(g, l.y0 + 0.25 * (l.y1 - l.y0)) === rowOf(g, l.y1 - 0.25 * (l.y1 - l.y0)) ? rowOf(g, (l.y0 + l.y1) / 2) : -1);
+    const level = (l: TextLine, r: number) => groups.some((o) => o !== g && o.r0 === r && o.r1 === r && o.words.some((w) => Math.abs((w.y0 + w.y1) / 2 - (l.y0 + l.y1) / 2) < 0.3 * (l.y1 - l.y0)));
+    const figures = lines.every((l) => l.words.every((w) => isFigure(w.text)));
+    if (!figures || new Set(rows).size < 2 || rows.some((r, i) => r < 0 || !level(lines[i], r))) { out.push(g); continue; }
+    for (let r = g.r0; r <= g.r1; r++) out.push({ r0: r, r1: r, c0: g.c0, c1: g.c1, words: lines.filter((_, i) => rows[i] === r).flatMap((l) => l.words) });
   }
   return out.sort((a, b) => a.r0 - b.r0 || a.c0 - b.c0);
 }

@@ -91,4 +91,25 @@ describe('rows of page images', () => {
     expect(tables).toHaveLength(1);
     expect(grid(tables[0])).toEqual([['St', 'Station', 'Latitude', 'Longitude'], ...places]);
   });
+
+  it('rows ruled under their labels only are rows across the figures too', () => {
+    const rows = [['Personal', '394,337', '375,069'], ['Corporate and commercial', '534,577', '520,137'], ['Non-bank institutions', '61,407', '63,874'], ['Total', '990,321', '959,080']];
+    const words = [
+      ...line(115, [[55, 'Sector'], [260, '2018'], [360, '2017']]),
+      ...rows.flatMap((r, k) => line(135 + 20 * k, [[55, r[0]], [260, r[1]], [360, r[2]]])),
+    ];
+    const h = (y: number, x1 = 450): Ruling => ({ x0: 50, y0: y, x1, y1: y });
+    const v = (x: number): Ruling => ({ x0: x, y0: 100, x1: x, y1: 200 });
+    const rulings = [h(100), h(120), h(140, 250), h(160, 250), h(180, 250), h(200), ...[50, 250, 350, 450].map(v)];
+    const tables = detectTables(page(words, rulings));
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])).toEqual([['Sector', '2018', '2017'], ...rows]);
+    // A label set between the two rows it spans stands level with neither, and a label of two
+    // lines level with the two rows is no figure: each stays one cell.
+    const spanning = [...words.filter((w) => w.x0 > 250 || w.y1 <= 120), ...line(145, [[55, 'Retail']]), ...line(175, [[55, 'Concern over']]), ...line(195, [[55, 'or family']])];
+    const figuresOnly = (y: number): Ruling => ({ x0: 250, y0: y, x1: 450, y1: y });
+    const [t] = detectTables(page(spanning, [h(100), h(120), h(160), h(200), figuresOnly(140), figuresOnly(180), ...[50, 250, 350, 450].map(v)]));
+    expect(t.cells.find((c) => c.text === 'Retail')?.row_span).toBe(2);
+    expect(t.cells.find((c) => c.text.startsWith('Concern'))?.row_span).toBe(2);
+  });
 });
