@@ -68,6 +68,36 @@ function withImpliedSides(r: Rulings): Rulings {
   return extra.length ? { h: r.h, v: [...r.v, ...extra].sort((p, q) => p.x0 - q.x0 || p.y0 - q.y0) } : r;
 }
 
+/** A header band over a ruled body holds at most this many text lines. */
+const HEADER_BAND_LINES = 5;
+
+/**
+ * A header over a ruled body whose column rules stop at the header's foot (or were too short to
+ * find in the pixels): the rule over the header, with the same ends as the body's rules and only
+ * the header's text between, closes the table; sides are implied at its ends down to the body.
+ */
+function withHeaderRule(r: Rulings, words: Word[]): Rulings {
+  const extra: Ruling[] = [];
+  const same = (p: Ruling, q: Ruling) => Math.abs(p.x0 - q.x0) <= SNAP && Math.abs(p.x1 - q.x1) <= SNAP;
+  for (const v of r.v) {
+    const crossing = r.h.filter((h) => touches(h, v));
+    for (const h of crossing) {
+      // The body's top rule, where the column rule starts.
+      if (crossing.filter((o) => same(o, h)).length < 2 || crossing.some((o) => o.y0 < h.y0 && same(o, h)) || Math.abs(v.y0 - h.y0) > TOUCH) continue;
+      // The nearest rule above the body's top rule, across the same width and touching no column rule.
+      const above = r.h.filter((o) => o.y0 < h.y0 - SNAP && o.x1 > h.x0 && o.x0 < h.x1).sort((p, q) => q.y0 - p.y0)[0];
+      if (!above || !same(above, h) || r.v.some((o) => touches(above, o))) continue;
+      if (extra.some((e) => e.y0 === above.y0)) continue;
+      const band = words.filter((w) => (w.y0 + w.y1) / 2 > above.y0 && (w.y0 + w.y1) / 2 < h.y0 && (w.x0 + w.x1) / 2 > h.x0 && (w.x0 + w.x1) / 2 < h.x1);
+      // Column headings: a line of two pieces or more (a caption or a title is one).
+      const lines = textLines(band);
+      if (lines.length > HEADER_BAND_LINES || !lines.some((l) => l.chunks.length >= 2)) continue;
+      extra.push({ x0: h.x0, y0: above.y0, x1: h.x0, y1: h.y0 }, { x0: h.x1, y0: above.y0, x1: h.x1, y1: h.y0 });
+    }
+  }
+  return extra.length ? { h: r.h, v: [...r.v, ...extra].sort((p, q) => p.x0 - q.x0 || p.y0 - q.y0) } : r;
+}
+
 /** Connected groups of touching horizontal and vertical lines. */
 function components(r: Rulings): { h: Ruling[]; v: Ruling[] }[] {
   const n = r.h.length, all = [...r.h, ...r.v];
@@ -319,7 +349,7 @@ function firstNumericRow(placed: PlacedCell[], nRows: number): number {
  */
 export function latticeTables(page: number, rulings: Rulings, words: Word[]): { table: Table | null; box: BBox }[] {
   const out: { table: Table | null; box: BBox }[] = [];
-  for (const comp of components(withImpliedSides(rulings))) {
+  for (const comp of components(withImpliedSides(withHeaderRule(rulings, words)))) {
     const t = gridTable(page, comp, words);
     if (t) out.push(t);
   }

@@ -4,6 +4,7 @@ import { rgb } from 'pdf-lib';
 import { detectTables } from '../../../src/extract/layout/index.js';
 import { makePdf, drawRows } from '../pdf/helpers.js';
 import { grid, layouts } from './helpers.js';
+import type { PageLayout, Word } from '../../../src/extract/types.js';
 
 describe('lattice tables', () => {
   it('reads a fully ruled grid with a header cell spanning two columns', async () => {
@@ -92,3 +93,35 @@ describe('lattice tables', () => {
     expect(g).toHaveLength(6);
   });
 });
+
+describe('a header over a ruled body', () => {
+  // eu-026 at 200 dpi: a rule over the header, a double rule under it and at the foot, and one
+  // column rule after the labels that the pixels show only in the body (in the header it was too
+  // short to find).
+  const words: Word[] = [];
+  const put = (texts: string[], xs: number[], y: number) => texts.forEach((text, i) => { if (text) words.push({ text, x0: xs[i], y0: y, x1: xs[i] + 14 * text.length, y1: y + 25, size: 32, confidence: 0.96 }); });
+  const xs = [224, 658, 852, 1046, 1238];
+  // A header cell of two lines: its second line alone is no header row of its own.
+  put(['', 'Freq.', 'Percent', 'Mean', 'Fraction'], xs, 351);
+  put(['', '', '', '', 'Lost'], xs, 384);
+  put(['Kept', '344', '75.2', '12196', '17.4%'], xs, 425);
+  put(['Sold', '53', '11.6', '23518', '22.5%'], xs, 458);
+  put(['Gave', '61', '13.2', '9187', '22.5%'], xs, 489);
+  put(['Total', '458', '100.0', '13153', '18.7%'], xs, 532);
+  const rulings = [
+    ...[346.5, 413.5, 420.5, 521.5, 527.5].map((y) => ({ x0: 207, y0: y, x1: 1440, y1: y })),
+    { x0: 640.5, y0: 420, x1: 640.5, y1: 522 }, { x0: 640.5, y0: 529, x1: 640.5, y1: 562 },
+  ];
+  const page: PageLayout = { page: 1, width: 1654, height: 2339, words, rulings, unitsPerPoint: 2.778 };
+  it('the rule over the header closes the table: the header is its first row', () => {
+    const [t] = detectTables(page);
+    expect(grid(t)[0].slice(1)).toEqual(['Freq.', 'Percent', 'Mean', 'Fraction Lost']);
+    expect(grid(t).map((r) => r[0]).slice(1)).toEqual(['Kept', 'Sold', 'Gave', 'Total']);
+  });
+  it('a caption between the rules is no header', () => {
+    const caption = words.filter((w) => w.y0 > 400).concat([{ text: 'Table 1: Households and their losses', x0: 224, y0: 360, x1: 900, y1: 385, size: 32, confidence: 0.96 }]);
+    const tables = detectTables({ ...page, words: caption });
+    expect(tables.flatMap((t) => t.cells.map((c) => c.text))).not.toContain('Table 1: Households and their losses');
+  });
+});
+
