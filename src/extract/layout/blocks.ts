@@ -1,6 +1,7 @@
 /**
  * Finds the runs of text lines that may be tables: lines with two or more chunks (or short
- * single chunks between them), close together, bounded by prose lines and wide vertical gaps.
+ * single chunks between them), close together, bounded by prose lines (and the lines of the
+ * same paragraphs under them) and wide vertical gaps.
  * Captions and notes just above or below are left out when a wider gap than the rows' own
  * spacing separates them, and so is a marked note ("* Refers to …") at the foot. Pieces of one
  * table cut at blank rows are joined, with a section heading alone between them too.
@@ -25,6 +26,19 @@ const HEADING_WORDS = 10;
 /** A line of one short phrase that ends no sentence: a section heading, when a table lies on both sides. */
 const headingLine = (l: TextLine) =>
   l.chunks.length === 1 && l.words.length <= HEADING_WORDS && !/[.:;,]$/.test(l.chunks[0].text.trim());
+
+/** Lines of one paragraph stand closer than this (× font size): no blank line between. */
+const PARAGRAPH_GAP_EM = 0.6;
+
+/**
+ * A line that goes on with the prose right above it: set at the paragraph's line spacing, each
+ * of its pieces starting where a piece of that prose line starts (the last lines of two columns
+ * of text, "Operations. | contractors as at 31 December 2018 was …", read as a row of cells).
+ */
+function goesOn(l: TextLine, above: TextLine): boolean {
+  if (l.y0 - above.y1 > PARAGRAPH_GAP_EM * Math.max(l.size, above.size)) return false;
+  return l.chunks.every((c) => above.chunks.some((p) => Math.abs(c.x0 - p.x0) <= EDGE_EM * l.size));
+}
 
 /** A line repeating a block's first (its header: "2018 2017 2016" again) starts another table. */
 function repeats(l: TextLine, first: TextLine | undefined): boolean {
@@ -62,13 +76,23 @@ export function tableBlocks(lines: TextLine[]): TextLine[][] {
     if (!figure && b.length > 0) pieces.push(b);
     cur = [];
   };
+  let proseAbove: TextLine | null = null;
   lines.forEach((l, i) => {
     // A wide heading between two rows ("Consolidation therapy for stage III NSCLC") stays in the block.
-    if (prose(l) && !(headingLine(l) && row(lines[i - 1]) && row(lines[i + 1]) && !repeats(lines[i + 1], cur[0]))) {
+    const heading = headingLine(l) && row(lines[i - 1]) && row(lines[i + 1]) && !repeats(lines[i + 1], cur[0]);
+    if (prose(l) && !heading) {
       flush();
       caption = FIGURE_CAPTION.test(l.chunks[0].text.trim()) ? l : null;
+      proseAbove = l;
       return;
     }
+    // A caption's or paragraph's next line is more of it (a figure's labels still follow the caption).
+    if (proseAbove !== null && goesOn(l, proseAbove)) {
+      if (caption !== null) caption = l;
+      proseAbove = l;
+      return;
+    }
+    proseAbove = null;
     const prev = cur[cur.length - 1];
     if (prev && l.y0 - prev.y1 > BLOCK_GAP_EM * Math.max(prev.size, l.size)) { flush(); caption = null; }
     cur.push(l);
