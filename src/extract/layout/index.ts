@@ -2,13 +2,13 @@
  * The layout algorithm both paths share: `PageLayout` in, `Table`s out, in page units. Lattice
  * tables first (ruled grids), then stream tables in the text the grids did not claim.
  */
-import type { BBox, PageLayout, Rotation, Table, Word } from '../types.js';
+import type { BBox, PageLayout, Rotation, Ruling, Table, Word } from '../types.js';
 import { turnBack, turnUpright } from './turn.js';
 import { withoutLeaders } from './leaders.js';
 import { withSignsJoined } from './currency.js';
 import { mergeRulings } from './rulings.js';
 import { latticeTables } from './lattice.js';
-import { textLines, type TextLine } from './lines.js';
+import { median, textLines, type TextLine } from './lines.js';
 import { tableBlocks } from './blocks.js';
 import { streamTable } from './stream.js';
 import { isNumeric } from './grid.js';
@@ -54,7 +54,7 @@ function uprightTables(layout: PageLayout): Table[] {
   const tables = lattice.flatMap((t) => (t.table && (!inFigure(t.table.bbox, layout.figures, LATTICE_FIGURE_SHARE) || figuresGrid(t.table, layout.words)) && !chartMarks(t.table, layout.words) ? [t.table] : []));
   for (const block of tableBlocks(textLines(rest))) {
     const t = streamTable(layout.page, block);
-    if (t && !inFigure(t.bbox, layout.figures) && !chartMarks(t, layout.words)) tables.push(t);
+    if (t && !inFigure(t.bbox, layout.figures) && !chartMarks(t, layout.words) && !besideFrames(t, layout)) tables.push(t);
   }
   // Header lines left above a table (a filled header band outside its rules, a wide gap).
   const claimed = [...lattice.map((t) => t.box), ...tables.map((t) => t.bbox)];
@@ -142,6 +142,25 @@ function chartMarks(t: Table, words: Word[]): boolean {
   if (read.length === 0) return false;
   const unsure = read.filter((w) => w.confidence! < UNSURE).length;
   return ink < MARKS_INK && unsure >= MARKS_UNSURE * read.length && numbers <= MARKS_NUMERIC * full;
+}
+
+/** Two frames side by side: their facing sides stand this close (× font size) or closer. */
+const FRAMES_GAP_EM = 2;
+/** The lines of a double rule lie this close (points) or closer. */
+const DOUBLE_RULE_PT = 4;
+
+/**
+ * A whitespace "table" running across two framed boxes side by side (two charts with their
+ * titles and legends): the facing sides of the frames, two vertical rules close together, run
+ * through its whole height. A table's own rule after its labels is one rule; a double rule
+ * between a table's columns is a rule's width apart, not a gutter.
+ */
+function besideFrames(t: Table, layout: PageLayout): boolean {
+  const b = t.bbox, h = b[3] - b[1];
+  const size = median(layout.words.filter((w) => inside(w, b)).map((w) => w.size));
+  const through = layout.rulings.filter((r) => r.x0 === r.x1 && r.x0 > b[0] + size && r.x0 < b[2] - size && r.y0 <= b[1] + 0.1 * h && r.y1 >= b[3] - 0.1 * h);
+  const apart = (p: Ruling, q: Ruling) => q.x0 - p.x0 > DOUBLE_RULE_PT * (layout.unitsPerPoint ?? 1) && q.x0 - p.x0 <= FRAMES_GAP_EM * size;
+  return through.some((p) => through.some((q) => apart(p, q)));
 }
 
 function inFigure(b: BBox, figures: BBox[] | undefined, share = FIGURE_SHARE): boolean {

@@ -84,6 +84,23 @@ describe('chart marks read as text', () => {
   });
 });
 
+describe('framed boxes side by side', () => {
+  // Two charts in frames a gutter apart (eu-009a at 200 dpi): their titles and legends line up
+  // like three rows of a whitespace table across both.
+  const words: Word[] = [];
+  const rows = [['Relevance', 'Direct', 'Relevance', 'Horizontal'], ['Excellent', 'Satisfactory', 'Excellent', 'Satisfactory'], ['Partly', 'Unsatisfactory', 'Partly', 'Unsatisfactory'], ['Unrated', 'Rated', 'Unrated', 'Rated']];
+  rows.forEach((row, r) => row.forEach((text, c) => words.push({ text, x0: 150 + 260 * c + (c >= 2 ? 60 : 0), y0: 250 + 40 * r, x1: 150 + 260 * c + (c >= 2 ? 60 : 0) + 14 * text.length, y1: 275 + 40 * r, size: 30, confidence: 0.95 })));
+  const frame = (x0: number, x1: number) => [{ x0, y0: 210, x1: x0, y1: 450 }, { x0: x1, y0: 210, x1, y1: 450 }];
+  const boxes: PageLayout = { ...page, width: 1400, words, rulings: [...frame(120, 660), ...frame(683, 1230)], unitsPerPoint: 2.778 };
+  it('a whitespace table running across the facing sides of two frames is the frames\' contents', () => {
+    expect(detectTables(boxes)).toHaveLength(0);
+  });
+  it('one rule after a column, or a double rule, leaves the table alone', () => {
+    expect(detectTables({ ...boxes, rulings: [{ x0: 670, y0: 210, x1: 670, y1: 450 }] })).toHaveLength(1);
+    expect(detectTables({ ...boxes, rulings: [{ x0: 668, y0: 210, x1: 668, y1: 450 }, { x0: 674, y0: 210, x1: 674, y1: 450 }] })).toHaveLength(1);
+  });
+});
+
 describe('captions', () => {
   const at = (text: string, x: number, y: number): Word => ({ text, x0: x, y0: y, x1: x + 8 * text.length, y1: y + 16, size: 16, confidence: 0.95 });
   const captioned = (label: string): PageLayout => ({
