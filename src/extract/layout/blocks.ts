@@ -149,8 +149,8 @@ function sameTable(a: TextLine[], b: TextLine[], lines: TextLine[], between: Tex
  * is dropped, and the lines under a figure's caption are the figure's labels, not a table.
  */
 const CAPTION_NUMBER = String.raw`\s*([a-z]{1,3}[-.]?\d+[a-z]?|\d+[a-z]?|[IVX]+)(\.\d+[a-z]?)*([.:;]?(\s|$)|\s?[—–-])`;
-const TABLE_CAPTION = new RegExp(String.raw`^(table|tab\.|tabelle|tableau|tabla|tabella|tabel)` + CAPTION_NUMBER, 'i');
-const FIGURE_CAPTION = new RegExp(String.raw`^(figure|fig\.|chart|graph|diagram|exhibit|abbildung|abb\.|graphique|gráfico|grafico|grafiek|figura)` + CAPTION_NUMBER, 'i');
+export const TABLE_CAPTION = new RegExp(String.raw`^(table|tab\.|tabelle|tableau|tabla|tabella|tabel)` + CAPTION_NUMBER, 'i');
+export const FIGURE_CAPTION = new RegExp(String.raw`^(figure|fig\.|chart|graph|diagram|exhibit|abbildung|abb\.|graphique|gráfico|grafico|grafiek|figura)` + CAPTION_NUMBER, 'i');
 
 function withoutCaption(block: TextLine[]): { block: TextLine[]; figure: boolean } {
   const first = block[0]?.chunks[0]?.text.trim() ?? '';

@@ -8,6 +8,7 @@
  */
 import type { BBox, Cell, Table } from '../types.js';
 import { median, type Chunk, type TextLine } from './lines.js';
+import { FIGURE_CAPTION, TABLE_CAPTION } from './blocks.js';
 
 /** A header stands at most this far (× font size) above the table's top. */
 const HEADER_GAP_EM = 2.5;
@@ -72,6 +73,9 @@ export function withHeaderAbove(t: Table, lines: TextLine[], used: Set<TextLine>
     const above = lines.filter((l) => !used.has(l) && l.y1 <= top + 0.2 * l.size && l.y1 > top - HEADER_GAP_EM * Math.max(size, l.size));
     const line = above[above.length - 1];
     if (!line || line.chunks.length < 2) break;
+    // A caption's label and title ("Table 8.18 -  Leading brands …") over two of four columns.
+    const first = line.chunks[0].text.trim();
+    if (TABLE_CAPTION.test(first) || FIGURE_CAPTION.test(first)) break;
     if (line.x0 < t.bbox[0] - SIDE_EM * line.size || line.x1 > t.bbox[2] + SIDE_EM * line.size) break;
     // Nothing else between the line and the table (a note beside the table's top).
     if (lines.some((l) => l !== line && l.y0 > line.y1 && l.y1 < top + 0.2 * l.size && l.x1 > t.bbox[0] && l.x0 < t.bbox[2])) break;

@@ -1,6 +1,7 @@
 /** Header rows left outside their table: above a ruled body, or set apart by a wide gap. */
 import { describe, expect, it } from 'vitest';
 import { detectTables } from '../../../src/extract/layout/index.js';
+import type { PDFFont, PDFPage } from 'pdf-lib';
 import { makePdf, drawRows } from '../pdf/helpers.js';
 import { grid, layouts } from './helpers.js';
 
@@ -13,15 +14,20 @@ const BODY = [
 const HEADER = ['Country', 'Domestic', 'Imported', 'Total'];
 const COLS = [60, 200, 300, 400];
 
+/** The body drawn with a rule under every row and at its sides, no rule over its header. */
+function ruledBody(page: PDFPage, font: PDFFont): void {
+  drawRows(page, font, BODY, COLS, 474, 20);
+      for (let r = 0; r <= BODY.length; r++) page.drawLine({ start: { x: 50, y: 490 - r * 20 }, end: { x: 460, y: 490 - r * 20 }, thickness: 0.5 });
+      for (const x of [50, 460]) page.drawLine({ start: { x, y: 490 }, end: { x, y: 490 - BODY.length * 20 }, thickness: 0.5 });
+}
+
 describe('header rows above a table', () => {
   it('joins a header standing above a ruled body to the table', async () => {
     const bytes = await makePdf((page, font) => {
       // As a page image of white text on a colour band reads: no rule frames the header; the
       // body is ruled under every row.
       drawRows(page, font, [HEADER], COLS, 500, 0);
-      drawRows(page, font, BODY, COLS, 474, 20);
-      for (let r = 0; r <= BODY.length; r++) page.drawLine({ start: { x: 50, y: 490 - r * 20 }, end: { x: 460, y: 490 - r * 20 }, thickness: 0.5 });
-      for (const x of [50, 460]) page.drawLine({ start: { x, y: 490 }, end: { x, y: 490 - BODY.length * 20 }, thickness: 0.5 });
+      ruledBody(page, font);
     }, { width: 520, height: 600 });
     const tables = detectTables((await layouts(bytes))[0]);
     expect(tables).toHaveLength(1);
@@ -48,5 +54,17 @@ describe('header rows above a table', () => {
     const tables = detectTables((await layouts(bytes))[0]);
     expect(tables).toHaveLength(1);
     expect(grid(tables[0])[0]).toEqual(['Country', 'Domestic', 'Imported', 'Total', 'Share']);
+  });
+
+  it('leaves out a caption over a ruled body whose label and title stand over half its columns', async () => {
+    const bytes = await makePdf((page, font) => {
+      // "Table 8.18 -  Leading brands by market segment" over a ruled table of four columns.
+      page.drawText('Table 8.18 -', { x: 60, y: 500, size: 10, font });
+      page.drawText('Leading brands', { x: 200, y: 500, size: 10, font });
+      ruledBody(page, font);
+    }, { width: 520, height: 600 });
+    const tables = detectTables((await layouts(bytes))[0]);
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])).toEqual(BODY);
   });
 });
