@@ -1,7 +1,8 @@
 /**
  * The vendor's name: the most prominent block at the top of the first page that is not a
  * title, a label, the customer, a street address, a contact line or OCR noise; a company's legal
- * form (`Sdn Bhd`, `GmbH`, `Ltd`) counts as much as a larger type. A name printed over two lines
+ * form (`Sdn Bhd`, `GmbH`, `Ltd`) counts as much as a larger type, and a party the legal footer
+ * names (beside its share capital or trade register) counts more still. A name printed over two lines
  * (`POPULAR BOOK` over `CO. (M) SDN BHD`) is joined, a registration number in brackets after it
  * (`(65351-M)`) and a branch after its legal form are left out, and legal forms misread by OCR
  * (`SON BHO`) are read as printed.
@@ -31,6 +32,28 @@ const TAIL = /^(?:(?:sdn\.?|bhd\.?|berhad|co\.|ltd\.?|limited|gmbh|inc\.?|s\/b)(
 const REG_NO = /\s*[({[][\p{L}\s.:-]{0,12}\d(?:[\d\s-]|[A-Z](?=\d)){3,}[\p{L}\s~=_-]{0,3}[)}\]]?\s*$/u;
 /** A registration number on a line of its own (`Roc: 1026984-X`, `(113825-W)`, `Co. No. 31S481-T`). */
 const REG_LINE = /^[({[]?(?:(?:co(?:mpany)?\.?\s*(?:reg(?:istration)?\.?\s*)?no|roc|reg(?:istration)?\.?\s*no|ssm)[\s.:#]*)?\d[\dA-Z\s-]{4,}[A-Z]?[)}\]]?$/iu;
+
+/** A legal footer's cues: share capital, trade register, company number, managing directors. */
+const LEGAL_FOOTER = /(capital|siret|siren|r\.?c\.?s\.?\b|handelsregister|amtsgericht|\bhrb\b|gesch[äa]ftsf[üu]hr|registered (in|office|number)|company (no|number|reg)|registro mercantil|kvk|partita iva|c\.?i\.?f\.?\b)/i;
+
+/**
+ * The names printed in the legal footer of the last page: the lines at its foot next to a line of
+ * legal cues (share capital, trade register, company number). A party named there issued the
+ * document, whichever of the head's parties prints larger or with a legal form.
+ */
+function footerNames(lines: TextLine[]): { names: Set<string>; foot: Set<TextLine> } {
+  const last = lines.filter((l) => l.page === lines[lines.length - 1]?.page);
+  const height = Math.max(...last.map((l) => l.bbox[3]));
+  const foot = last.filter((l) => l.bbox[1] > 0.75 * height);
+  const names = new Set<string>();
+  foot.forEach((l, i) => {
+    if (!LEGAL_FOOTER.test(joinWords(l.words))) return;
+    for (const near of foot.slice(Math.max(0, i - 2), i + 1)) for (const b of blocks(near)) names.add(nameKey(joinWords(b)));
+  });
+  return { names, foot: new Set(foot) };
+}
+
+const nameKey = (t: string) => t.normalize('NFKC').toLowerCase().replace(/[^\p{L}\d]/gu, '');
 
 /** The median type size of `words`. */
 function medianSize(words: Word[]): number {
@@ -129,6 +152,7 @@ export function vendorName(lines: TextLine[], top: number): Vendor | null {
   const median = sizes[Math.floor(sizes.length / 2)] ?? 10;
   const titleAt = head.findIndex((l) => hasTitle(joinWords(l.words)));
   const detailsAt = titleAt < 0 ? -1 : head.findIndex((l, j) => j > titleAt && labelMatches(l).some((m) => m.field === 'invoice_number' || m.field === 'issue_date'));
+  const inFooter = footerNames(lines);
   let best: { words: Word[]; line: TextLine; score: number; company: boolean; i: number } | null = null;
   head.forEach((l, i) => {
     for (const block of blocks(l)) {
@@ -148,7 +172,9 @@ export function vendorName(lines: TextLine[], top: number): Vendor | null {
       // Under the title (`TAX INVOICE`) come the customer and the document's details, not the
       // letterhead; under the details (a number, a date) the block is the customer's.
       const underTitle = titleAt >= 0 && i > titleAt ? (detailsAt >= 0 && i > detailsAt ? 1.2 : 0.6) : 0;
-      const score = (Math.min(size / median, 2.5) + (company ? 1 : 0) + (registered ? 0.6 : 0)) * (0.5 + 0.5 * ink) - i * 0.03 - underTitle;
+      const key = nameKey(text);
+      const footer = key.length >= 6 && inFooter.names.has(key) && !inFooter.foot.has(l);
+      const score = (Math.min(size / median, 2.5) + (company ? 1 : 0) + (registered ? 0.6 : 0) + (footer ? 1.2 : 0)) * (0.5 + 0.5 * ink) - i * 0.03 - underTitle;
       if (!best || score > best.score + 0.05) best = { words, line: l, score, company, i };
     }
   });

@@ -271,3 +271,15 @@ describe("the items' sum with the document's allowances and charges", () => {
     expect(checkFields(r.fields, [item(60), item(35)]).flags).toEqual(['items_sum_mismatch']);
   });
 });
+
+describe('the vendor named in the legal footer', () => {
+  it('is the issuer, though the customer above it prints a legal form and its tax ids', () => {
+    const head = ['FACTURE', '20/09/2023', 'nº 2023-6013', 'Société Hôtelière du Pacano', '2, rue de la Paix', '75000 Paris', 'Securibox SARL', '27, Rue de Bassano', '75008 Paris', 'TVA : FR38500003710'];
+    const body = ['Description   Quantité   Total HT', 'Chambre   6   1.235,40', 'Montant Total TTC 1.368,84'];
+    const filler = Array.from({ length: 45 - head.length - body.length }, () => '');
+    const footer = ['Société Hôtelière du Pacano', '2, rue de la Paix – 75000 Paris', 'SASU au capital de 200000€ - SIRET 12345682400016 – R.C.S Paris 123 456 789'];
+    expect(understand([...head, ...body, ...filler, ...footer]).fields.vendor_name?.value).toBe('Société Hôtelière du Pacano');
+    // Without the footer, the party with the legal form stays the vendor: the footer decides.
+    expect(understand([...head, ...body]).fields.vendor_name?.value).toBe('Securibox SARL');
+  });
+});
