@@ -45,12 +45,12 @@ export const NOT_NAME = /^(tel|phone|telephone|fax|h\/p|mobile|gst|sst|vat|tax|e
 const CONTACT = /(?:\+?\d[\d ]{1,4}[- ]\d{3,4}[- ]?\d{3,4}\s*$)|@|www\.|https?:/i;
 
 /** A company registration number alone on its line (`1118258-K`, `822737-X`, `(001451463-W)`): an id, not a house number. */
-const REG_NO = /^\(?\d{5,}-?\s?[A-Z]\)?$/;
+const REG_NO_ALONE = /^\(?\d{5,}-?\s?[A-Z]\)?$/;
 
 /** Whether `text` reads as an address line: a street word, a house or lot number, a postcode and town. */
 export function isAddressLine(text: string): boolean {
   text = clean(text);
-  if (REG_NO.test(text)) return false;
+  if (REG_NO_ALONE.test(text)) return false;
   return STREET.test(text) || JLN_MISREAD.test(text) || STREET_SUFFIX.test(text) || NUMBERED.test(text) || POSTCODE.test(text);
 }
 
@@ -68,7 +68,7 @@ function postcodeBelow(lines: TextLine[], i: number, height: number): boolean {
     const next = lines[j]!;
     if (next.page !== l.page || next.bbox[1] - l.bbox[3] > 2.2 * height * (j - i)) return false;
     const text = clean(joinWords(next.words));
-    if (POSTCODE.test(text) && !isDated(text) && !NOT_NAME.test(text) && !CONTACT.test(text) && !REG_NO.test(text)) return true;
+    if (POSTCODE.test(text) && !isDated(text) && !NOT_NAME.test(text) && !CONTACT.test(text)) return true;
   }
   return false;
 }
@@ -117,7 +117,7 @@ export function vendorAddress(lines: TextLine[], vendor: Vendor): Field | null {
     while (words.length > 1 && !/[\p{L}\d]/u.test(words[0]!.text)) words.shift();
     const text = clean(joinWords(words));
     const dated = isDated(text);
-    const idLine = BETWEEN.test(text) || ID_LINE.test(text) || REG_NO.test(text);
+    const idLine = BETWEEN.test(text) || ID_LINE.test(text);
     // A line with a number right above a postcode line is the street's, though OCR lost its street word.
     const address = !dated && (isAddressLine(text) || (!idLine && /\d/.test(text) && postcodeBelow(lines, i, height)));
     if (!out.length && !address) {
