@@ -232,7 +232,7 @@ function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
       }
       // The header's lines over the figure columns, set at line spacing, are one row of cells
       // of several lines ("Other / insurance / contract / liabilities" beside "Gross / …"), its
-      // shorter cells starting lower down (set to the bottom) and the stub's caption on its last
+      // shorter cells starting lower down (bottom-aligned) and the stub's caption on its last
       // line: each cell of the line goes on from the cell above it or stands where the lines
       // above left the column empty. A line of headings under a header group, units ("$m" under
       // "Trading"), and a line set further apart are rows of their own.
