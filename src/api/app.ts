@@ -4,7 +4,7 @@
  */
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { KeyCache } from './key-cache.js';
 import { AuthFailureLimit, authHook } from './auth.js';
@@ -99,12 +99,17 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
       const failures = authFailuresPerMinute > 0 ? new AuthFailureLimit(deps.store, authFailuresPerMinute) : undefined;
       const authenticate = authHook(deps.store, deps.now, keys, failures);
       const rateLimit = rateLimitHook(deps);
-      // One hook for the three steps, in this order: every hook is a dispatch and a promise on
-      // every /v1 request, the status endpoint's included.
-      v1.addHook('onRequest', async (request, reply) => {
-        await noStore(request, reply);
-        await authenticate(request, reply);
-        if (!reply.sent) await rateLimit(request, reply);
+      // One hook for the three steps, in this order: every hook is a dispatch on every /v1
+      // request, the status endpoint's included. A key already verified and no per-key limit
+      // (TABLEMILL_RATE_LIMITS=0) pass with no promise at all.
+      async function checks(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+        if (!request.account) await authenticate(request, reply);
+        if (rateLimit && !reply.sent) await rateLimit(request, reply);
+      }
+      v1.addHook('onRequest', (request, reply, done) => {
+        noStore(reply);
+        if (authenticate.cached(request) && !rateLimit) return done();
+        checks(request, reply).then(() => done(), done);
       });
       registerLongPoll(v1, deps);
       registerIdempotency(v1, deps);

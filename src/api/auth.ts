@@ -6,7 +6,7 @@ import { hash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ApiError, unauthorized } from '../domain/errors.js';
-import type { Account, Store } from '../store/types.js';
+import type { Account, KeyAuth, Store } from '../store/types.js';
 import { sendError } from './errors.js';
 import { KeyCache } from './key-cache.js';
 
@@ -95,34 +95,26 @@ export class AuthFailureLimit {
   }
 }
 
+/** What the /v1 onRequest hook runs: the full check, and its synchronous part for keys already verified. */
+export interface Authenticate {
+  (request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /**
+   * Sets `request.account` when the request's key is one this process has verified and may
+   * still trust (`KeyCache.peek`), with no await and no database read; false when the full
+   * check must run.
+   */
+  cached(request: FastifyRequest): boolean;
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
 /**
  * The onRequest hook of the /v1 routes. Verified keys are cached per process (`KeyCache`); a
  * revocation reaches every API process through the change stream, so a revoked key answers
  * 401 on the next request there. `failures` limits failed attempts per client address.
  */
-export function authHook(store: Store, now: () => number, cache: KeyCache = new KeyCache(store.changes, now), failures?: AuthFailureLimit) {
-  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const header = request.headers.authorization;
-    const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    const keyHash = m ? hashApiKey(m[1]) : null;
-    // A key this process has verified (and may still trust) is served without reading the
-    // address's failures: only a right key is in the cache, so a guess gains from this only by
-    // being right, one chance in 2^256. The read costs a status request 4–5 µs of CPU in SQLite
-    // alone (its locks are system calls), beside the limiter's own promises.
-    let found = keyHash ? cache.peek(keyHash) : null;
-    if (!found) {
-      const refused = failures ? await failures.blocked(request.ip) : null;
-      if (refused) {
-        await sendError(request, reply, refused);
-        return;
-      }
-      found = keyHash ? await cache.get(keyHash, () => store.findKey(keyHash)) : null;
-    }
-    if (!found) {
-      const limited = failures ? await failures.failed(request.ip) : null;
-      await sendError(request, reply, limited ?? (m ? unauthorized() : unauthorized('missing Authorization: Bearer <api key>')));
-      return;
-    }
+export function authHook(store: Store, now: () => number, cache: KeyCache = new KeyCache(store.changes, now), failures?: AuthFailureLimit): Authenticate {
+  function admit(request: FastifyRequest, found: KeyAuth): void {
     const t = now();
     if (found.last_used_at === null || t - found.last_used_at >= LAST_USED_EVERY_MS) {
       // Best effort: a failed bookkeeping write must not fail the request.
@@ -131,5 +123,38 @@ export function authHook(store: Store, now: () => number, cache: KeyCache = new 
       store.touchApiKey(found.key_id, t).catch((err) => request.log.warn({ err }, 'could not record the key\'s last use'));
     }
     request.account = found.account;
-  };
+  }
+
+  // A key this process has verified (and may still trust) is served without reading the
+  // address's failures: only a right key is in the cache, so a guess gains from this only by
+  // being right, one chance in 2^256. The read costs a status request 4–5 µs of CPU in SQLite
+  // alone (its locks are system calls), beside the limiter's own promises.
+  function cached(request: FastifyRequest): boolean {
+    const header = request.headers.authorization;
+    const m = header ? BEARER.exec(header) : null;
+    const found = m ? cache.peek(hashApiKey(m[1])) : null;
+    if (!found) return false;
+    admit(request, found);
+    return true;
+  }
+
+  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (cached(request)) return;
+    const header = request.headers.authorization;
+    const m = header ? BEARER.exec(header) : null;
+    const keyHash = m ? hashApiKey(m[1]) : null;
+    const refused = failures ? await failures.blocked(request.ip) : null;
+    if (refused) {
+      await sendError(request, reply, refused);
+      return;
+    }
+    const found = keyHash ? await cache.get(keyHash, () => store.findKey(keyHash)) : null;
+    if (!found) {
+      const limited = failures ? await failures.failed(request.ip) : null;
+      await sendError(request, reply, limited ?? (m ? unauthorized() : unauthorized('missing Authorization: Bearer <api key>')));
+      return;
+    }
+    admit(request, found);
+  }
+  return Object.assign(authenticate, { cached });
 }

@@ -27,6 +27,6 @@ export function registerPageHeaders(app: FastifyInstance): void {
  * 304s included. Status answers keep their ETag: the SDK and the web app send If-None-Match
  * themselves, so revalidation needs no browser cache.
  */
-export async function noStore(_request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export function noStore(reply: FastifyReply): void {
   reply.header('cache-control', 'no-store');
 }

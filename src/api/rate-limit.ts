@@ -40,14 +40,15 @@ export function rateLimitHeaders(cls: LimitClass, limit: number, res: RateLimite
 /**
  * The onRequest hook of the /v1 routes, after auth (it keys on the API key). A counter that
  * cannot be read or written (a full disk, a database away) refuses with 503: letting requests
- * through unchecked is what a flood would wait for.
+ * through unchecked is what a flood would wait for. Null when the limits are off (`TABLEMILL_RATE_LIMITS=0`).
  */
-export function rateLimitHook(deps: AppDeps) {
+export function rateLimitHook(deps: AppDeps): ((request: FastifyRequest, reply: FastifyReply) => Promise<void>) | null {
   const { enabled, statusPerMinute, defaultPerMinute } = deps.config.rateLimits;
+  if (!enabled) return null;
   const perMinute: Record<LimitClass, number> = { status: statusPerMinute, default: defaultPerMinute };
   let limiters: Record<LimitClass, RateLimiterAbstract> | null = null;
   return async function rateLimit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (!enabled || reply.sent) return;
+    if (reply.sent) return;
     const auth = request.headers.authorization;
     if (!auth || !request.account) return;
     limiters ??= buildLimiters(deps.store.rateLimits, perMinute);

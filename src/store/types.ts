@@ -167,6 +167,7 @@ export interface Store {
   insertDocuments(accountId: string, batchName: string, docs: NewDocument[], now: number): Promise<{ batch: BatchRow; documents: DocumentRow[] }>;
   /** One transaction: every `uploaded` document → `pending`; bumps `run` if any. Null if no such batch. */
   submitBatch(accountId: string, batchName: string, now: number, opts?: SubmitOptions): Promise<{ submitted: number; batch: BatchRow } | null>;
+  /** The live batch of that name. Read-only: SQLite hands the same frozen row out while nothing is written. */
   getBatch(accountId: string, batchName: string): Promise<BatchRow | null>;
   /** Newest first. */
   listBatches(accountId: string, opts: { cursor: string | null; limit: number }): Promise<Page<BatchRow>>;

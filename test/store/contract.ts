@@ -356,6 +356,31 @@ export function storeContract(name: string, harness: StoreHarness): void {
       await consistent(s2, acc.id, row.id);
     });
 
+    it("getBatch answers the last commit: this connection's writes at once, another connection's by the next event-loop turn", async () => {
+      const s1 = await fresh();
+      const s2 = await another();
+      const { acc, batch } = await setup(s1, 3);
+      const nextTurn = () => new Promise((r) => setImmediate(r));
+      const read = async () => (await s1.getBatch(acc.id, 'b1'))!;
+      expect(await read()).toEqual(await read());
+      await s1.submitBatch(acc.id, 'b1', 1100);
+      expect(await read()).toMatchObject({ awaiting_process: 0, run: 1, counts: { queued: 3 } });
+      await s1.webhooks.putWebhook(acc.id, batch.id, 'https://example.com/hook', 'secret', 1150);
+      expect((await read()).webhook_url).toBe('https://example.com/hook');
+      await nextTurn();
+      expect((await s2.claimDocuments(2, LEASE, 1200)).length).toBe(2);
+      await nextTurn();
+      expect((await read()).counts).toMatchObject({ queued: 1, processing: 2 });
+      await s2.webhooks.deleteWebhook(batch.id, 1250);
+      await nextTurn();
+      expect((await read()).webhook_url).toBeNull();
+      await s2.deleteBatch(acc.id, 'b1', 1300);
+      await nextTurn();
+      expect(await s1.getBatch(acc.id, 'b1')).toBeNull();
+      await s1.insertDocuments(acc.id, 'b1', docs(1), 1400);
+      expect((await read()).document_count).toBe(1);
+    });
+
     it('deleteBatch racing two claimers: every document is either canceled unstarted or claimed, counters exact', async () => {
       const s1 = await fresh();
       const s2 = await another();

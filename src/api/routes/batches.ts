@@ -14,6 +14,7 @@ import {
   errorResponses,
 } from '../../contract/schemas.js';
 import { batchView, documentResultView, iso } from '../../contract/views.js';
+import { sendStatus } from '../long-poll.js';
 
 const security = [{ bearer: [] }];
 
@@ -81,10 +82,10 @@ export function batchRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           response: { 200: BatchSchema, ...errorResponses },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const row = await store.getBatch(request.account.id, request.params.batch_name);
         if (!row) throw batchNotFound(request.params.batch_name);
-        return batchView(row);
+        return sendStatus(request, reply, 'batch', row);
       },
     );
 

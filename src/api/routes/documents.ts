@@ -4,6 +4,7 @@ import { ApiError, conflict, documentNotFound } from '../../domain/errors.js';
 import type { AppDeps } from '../deps.js';
 import { DocumentIdParams, DocumentResultSchema, DocumentSchema, ErrorSchema, ResultsQuery, errorResponses } from '../../contract/schemas.js';
 import { documentResultView, documentView } from '../../contract/views.js';
+import { sendStatus } from '../long-poll.js';
 
 const security = [{ bearer: [] }];
 
@@ -29,10 +30,10 @@ export function documentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           response: { 200: DocumentSchema, ...errorResponses },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const row = await store.getDocument(request.account.id, request.params.id);
         if (!row) throw documentNotFound(request.params.id);
-        return documentView(row);
+        return sendStatus(request, reply, 'document', row);
       },
     );
 

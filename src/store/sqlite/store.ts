@@ -14,6 +14,7 @@ import type { RateLimitCounters } from '../rate-limits.js';
 import type { Account, ApiKeyRow, BatchEvent, BatchRecount, BatchRow, ClaimedDocument, DocumentOutcome, DocumentResultRow, DocumentRow, KeyAuth, NewDocument, Page, Store, SubmitOptions } from '../types.js';
 import * as accounts from './accounts.js';
 import * as batches from './batches.js';
+import { BatchRowCache } from './batch-cache.js';
 import { migrateDatabase, openDatabase, type Db } from './db.js';
 import * as documents from './documents.js';
 import * as events from './events.js';
@@ -98,6 +99,8 @@ export class SqliteStore implements Store {
    */
   private readonly immediate: (fn: () => unknown) => unknown;
   private readonly nested: (fn: () => unknown) => unknown;
+  /** Live batch rows as last read, while nothing has been written (`getBatch`). */
+  private readonly batchRows: BatchRowCache;
 
   /**
    * The database file at `path`; uploads in `blobs` (an object store) or else in `blobDir`
@@ -118,6 +121,8 @@ export class SqliteStore implements Store {
     // (`tablemill keys revoke`) may have changed what this process's caches hold.
     const dataVersion = this.db.prepare('PRAGMA data_version').pluck();
     this.changes = signals.changes.withEpoch(turnMemo(() => dataVersion.get() as number));
+    const totalChanges = this.db.prepare('SELECT total_changes()').pluck();
+    this.batchRows = new BatchRowCache(this.changes.epoch, () => totalChanges.get() as number);
     this.webhooks = new SqliteWebhookStore(this.db, this.changes);
     this.idempotency = new SqliteIdempotencyStore(this.db);
     this.rateLimits = sqliteRateLimits(this.db);
@@ -275,7 +280,7 @@ export class SqliteStore implements Store {
   }
 
   async getBatch(accountId: string, batchName: string): Promise<BatchRow | null> {
-    return batches.selectLiveBatch(this.db, accountId, batchName);
+    return this.batchRows.get(accountId, batchName, () => batches.selectLiveBatch(this.db, accountId, batchName));
   }
 
   async getBatchById(accountId: string, batchId: string): Promise<BatchRow | null> {
