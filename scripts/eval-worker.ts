@@ -54,8 +54,10 @@ async function run(job: EvalJob, opts: ExtractOptions, cacheDir: string | null, 
   let text: string;
   try {
     const bytes = new Uint8Array(readFileSync(job.input));
-    // A document's time limit, as in the service, so one stuck page cannot hold the run.
-    const o = { ...opts, deadlineAt: Date.now() + 180_000 };
+    // A document's time limit, so one stuck page cannot hold the run. It is longer than the
+    // service's (120 s): `auto` skips its second reader when the time left is short, and on a
+    // loaded machine wall time would otherwise change what the set measures.
+    const o = { ...opts, deadlineAt: Date.now() + 900_000 };
     const { words: _words, ...result } = resultFromLayouts(await layoutsOf(bytes, o, cacheDir, code), o);
     text = JSON.stringify(result);
   } catch (err) {
