@@ -100,7 +100,7 @@ export interface Authenticate {
   (request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /**
    * Sets `request.account` when the request's key is one this process has verified and may
-   * still trust (`KeyCache.peek`), with no await and no database read; false when the full
+   * still trust (`KeyCache.peekToken`), with no await and no database read; false when the full
    * check must run.
    */
   cached(request: FastifyRequest): boolean;
@@ -132,7 +132,7 @@ export function authHook(store: Store, now: () => number, cache: KeyCache = new 
   function cached(request: FastifyRequest): boolean {
     const header = request.headers.authorization;
     const m = header ? BEARER.exec(header) : null;
-    const found = m ? cache.peek(hashApiKey(m[1])) : null;
+    const found = m ? cache.peekToken(m[1], hashApiKey) : null;
     if (!found) return false;
     admit(request, found);
     return true;

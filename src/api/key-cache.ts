@@ -20,6 +20,13 @@ interface Entry {
 
 export class KeyCache {
   private readonly entries = new Map<string, Entry>();
+  /**
+   * The same entries by the raw key a request carried, so a verified key is not hashed again
+   * on every request (sha256 cost a status request 0.5 µs quietly, 2 µs at load 16). A lookup
+   * compares a probe's content with a stored key only when their seeded string hashes are
+   * equal, so the time a wrong key takes tells nothing about a right one.
+   */
+  private readonly tokens = new Map<string, Entry>();
   /** Moves on every `keys` change: a read that started before one must not be cached after it. */
   private revocations = 0;
   private readonly unsubscribe: () => void;
@@ -31,6 +38,7 @@ export class KeyCache {
     this.unsubscribe = changes.subscribe('keys', () => {
       this.revocations++;
       this.entries.clear();
+      this.tokens.clear();
     });
   }
 
@@ -48,14 +56,33 @@ export class KeyCache {
     return auth;
   }
 
-  /** The key's auth when the cache holds it and may trust it now; never reads the database. */
-  peek(keyHash: string): KeyAuth | null {
-    return this.entries.size ? this.hit(keyHash, this.changes.epoch()) : null;
+  /**
+   * The auth of the raw key `token` when the cache holds it and may trust it now; never reads
+   * the database. The key is hashed (`hashOf`) only the first time this process sees it while
+   * its entry holds.
+   */
+  peekToken(token: string, hashOf: (token: string) => string): KeyAuth | null {
+    if (!this.entries.size) return null;
+    const epoch = this.changes.epoch();
+    const linked = this.tokens.get(token);
+    if (linked && this.holds(linked, epoch)) return linked.auth;
+    if (linked) this.tokens.delete(token);
+    const keyHash = hashOf(token);
+    const auth = this.hit(keyHash, epoch);
+    if (auth) {
+      if (this.tokens.size >= MAX_ENTRIES) this.tokens.delete(this.tokens.keys().next().value!);
+      this.tokens.set(token, this.entries.get(keyHash)!);
+    }
+    return auth;
+  }
+
+  private holds(e: Entry, epoch: number): boolean {
+    return e.epoch === epoch && epoch !== -1 && this.now() - e.at < TTL_MS;
   }
 
   private hit(keyHash: string, epoch: number): KeyAuth | null {
     const hit = this.entries.get(keyHash);
-    if (hit && hit.epoch === epoch && epoch !== -1 && this.now() - hit.at < TTL_MS) return hit.auth;
+    if (hit && this.holds(hit, epoch)) return hit.auth;
     if (hit) this.entries.delete(keyHash);
     return null;
   }
@@ -63,5 +90,6 @@ export class KeyCache {
   close(): void {
     this.unsubscribe();
     this.entries.clear();
+    this.tokens.clear();
   }
 }

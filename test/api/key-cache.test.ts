@@ -40,6 +40,26 @@ describe('KeyCache', () => {
     cache.close();
   });
 
+  it('a verified key is found by the raw key, hashed once, and forgotten on a revocation or a new epoch', async () => {
+    let epoch = 0;
+    const changes = new LocalChanges(undefined, () => epoch);
+    const cache = new KeyCache(changes);
+    let hashes = 0;
+    const hashOf = (t: string) => (hashes++, `h(${t})`);
+    expect(cache.peekToken('tm_a', hashOf)).toBeNull(); // nothing verified yet
+    await cache.get('h(tm_a)', async () => auth);
+    for (let i = 0; i < 3; i++) expect(cache.peekToken('tm_a', hashOf)).toBe(auth);
+    expect(hashes).toBe(1);
+    expect(cache.peekToken('tm_b', hashOf)).toBeNull();
+    epoch = 1; // another process committed: neither the entry nor its raw key holds
+    expect(cache.peekToken('tm_a', hashOf)).toBeNull();
+    await cache.get('h(tm_a)', async () => auth);
+    expect(cache.peekToken('tm_a', hashOf)).toBe(auth);
+    changes.emit('keys');
+    expect(cache.peekToken('tm_a', hashOf)).toBeNull();
+    cache.close();
+  });
+
   it('a read that a revocation overtakes is not cached', async () => {
     const changes = new LocalChanges();
     const cache = new KeyCache(changes);
