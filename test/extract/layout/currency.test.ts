@@ -31,6 +31,23 @@ describe('currency signs', () => {
     expect(t.cells.find((c) => c.text === '$ 443')!.bbox[0]).toBe(300);
   });
 
+  it('a sign flush left in a wide column joins a short figure five ems away', () => {
+    const words: Word[] = [ocr('2015', 480, 80, 506), ocr('2014', 600, 80, 626)];
+    [['federal', '3,533', '3,872'], ['state', '458', '478'], ['Total', '19,143', '13,706']].forEach(([label, a, b], r) => {
+      const y = 100 + r * 20;
+      words.push(ocr(label, 100, y, 100 + 8 * label.length));
+      if (r !== 1) words.push(ocr('$', 400, y, 406), ocr('$', 520, y, 526));
+      words.push(ocr(a, 506 - 7 * a.length, y, 506), ocr(b, 626 - 7 * b.length, y, 626));
+    });
+    const [t] = detectTables({ page: 1, width: 800, height: 600, words, rulings: [] });
+    expect(grid(t)).toEqual([
+      ['', '2015', '2014'],
+      ['federal', '$ 3,533', '$ 3,872'],
+      ['state', '458', '478'],
+      ['Total', '$ 19,143', '$ 13,706'],
+    ]);
+  });
+
   it('a sign over its column, with no amount beside it, stays a cell', () => {
     const p = page();
     p.words.push(ocr('$', 330, 60, 336), ocr('$', 450, 60, 456));
