@@ -6,7 +6,7 @@
  * spacing separates them, and so is a marked note ("* Refers to …") at the foot. Pieces of one
  * table cut at blank rows are joined, with a section heading alone between them too.
  */
-import { median, type TextLine } from './lines.js';
+import { figureRun, median, type Chunk, type TextLine } from './lines.js';
 import { findColumns } from './columns.js';
 
 /** Lines further apart than this (× font size) belong to different blocks. */
@@ -19,6 +19,12 @@ const EDGE_EM = 1;
 const PROSE_SHARE = 0.55;
 /** A chunk of this many words over that share is a sentence, whatever else its line holds. */
 const PROSE_WORDS = 6;
+
+/**
+ * A run of figures ("15 24 34 45 56 … 281", a row of a wide table OCR'd with its column gaps
+ * all alike) is no sentence, however many pieces it holds.
+ */
+const sentence = (c: Chunk) => c.words.length >= PROSE_WORDS && !figureRun(c.words);
 
 /** A heading row inside a table ("Independent Non-executive Directors") has at most this many words. */
 const HEADING_WORDS = 10;
@@ -57,9 +63,9 @@ export function tableBlocks(lines: TextLine[]): TextLine[][] {
   // Prose set in columns: two sentences side by side on one line ("RWAs under the IMA increased
   // by … | this is informed by stress tests …"); no table row holds two cells of that many words.
   const prose = (l: TextLine) =>
-    (l.chunks.length === 1 && wide(l.x0, l.x1)) ||
-    l.chunks.some((c) => c.words.length >= PROSE_WORDS && wide(c.x0, c.x1)) ||
-    l.chunks.filter((c) => c.words.length >= PROSE_WORDS).length >= 2;
+    (l.chunks.length === 1 && wide(l.x0, l.x1) && !figureRun(l.chunks[0].words)) ||
+    l.chunks.some((c) => sentence(c) && wide(c.x0, c.x1)) ||
+    l.chunks.filter(sentence).length >= 2;
   const row = (l: TextLine | undefined) => l !== undefined && l.chunks.length >= 2 && !prose(l);
   const pieces: TextLine[][] = [];
   let cur: TextLine[] = [];

@@ -53,6 +53,14 @@ const WIDE_GAP_EM = 1.5;
 /** A gap must also be this many times the line's narrowest word gap: justification stretches all gaps alike. */
 const STRETCH = 1.6;
 
+/** A run of this many words or more… */
+const FIGURE_RUN_WORDS = 3;
+/** …this share of which hold a digit is a run of figures ("CAFE EXPRESSO 10.00 2 20.00" is not). */
+const FIGURE_RUN_SHARE = 0.75;
+
+/** Words that are a run of figures, not a phrase: "15 24 34 45 56 67", "3 (33) (4384 BF 90 104". */
+export const figureRun = (words: Word[]) => words.length >= FIGURE_RUN_WORDS && words.filter((w) => /\d/.test(w.text)).length >= FIGURE_RUN_SHARE * words.length;
+
 /**
  * Splits a line's words (sorted by x) into chunks at column-sized gaps. A justified line spaces
  * every word ~0.7 em apart, so a gap splits only when it is also well above the line's narrowest
@@ -66,8 +74,9 @@ export function chunksOf(words: Word[], gapEm = CHUNK_GAP_EM): Chunk[] {
   const gaps = words.slice(1).map((w, i) => (w.x0 - words[i].x1) / Math.max(w.size, words[i].size, 0.01));
   const positive = gaps.filter((g) => g > 0.05);
   const narrowest = positive.length ? Math.min(...positive) : 0;
-  // A line with a dot leader is a row or a contents line, never justified prose.
-  const em = words.some(endsInLeader) ? gapEm : Math.min(WIDE_GAP_EM, Math.max(gapEm, STRETCH * narrowest));
+  // A line with a dot leader is a row or a contents line, never justified prose; nor is a line
+  // of figures (a wide table's row whose column gaps are all alike: "17 27 38 50 62 76 91").
+  const em = words.some(endsInLeader) || figureRun(words) ? gapEm : Math.min(WIDE_GAP_EM, Math.max(gapEm, STRETCH * narrowest));
   for (const w of words) {
     const prev = cur[cur.length - 1];
     // A leader runs up to the next column, however close that stands.
