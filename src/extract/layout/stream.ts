@@ -313,6 +313,36 @@ function looksLikeTable(rows: Row[], nCols: number): boolean {
   return !isList(rows, nCols);
 }
 
+/** A column's lines average this many words or more… */
+const PROSE_COLUMN_WORDS = 5;
+/** …and this share of them (two at least) go on from the line above in lower case: a paragraph. */
+const PROSE_COLUMN_GOES_ON = 0.4;
+
+/**
+ * A column of running prose: its lines are long and many start in lower case, going on from the
+ * line above. A table's wrapped cells are folded into their rows; what is left of them seldom
+ * starts mid-sentence.
+ */
+function runningProse(rows: Row[], c: number): boolean {
+  const texts = rows.flatMap((r) => r.cells.filter((x) => x.col === c && x.span === 1).map((x) => textOf(x).trim()));
+  if (texts.length < 4) return false;
+  const words = texts.reduce((n, t) => n + t.split(/\s+/).length, 0);
+  const lower = texts.filter((t) => /^\p{Ll}/u.test(t)).length;
+  return words >= PROSE_COLUMN_WORDS * texts.length && lower >= 2 && lower >= PROSE_COLUMN_GOES_ON * texts.length;
+}
+
+/**
+ * The rows without a column of running prose at either side: a paragraph set beside a table (a
+ * contents list beside the text), or the English half of a page set in two languages side by
+ * side, beside the other's paragraphs. The same rows when there is none.
+ */
+function withoutProseSides(rows: Row[], used: number[]): Row[] {
+  const sides = [used[0], used[used.length - 1]].filter((c) => runningProse(rows, c));
+  if (sides.length === 0) return rows;
+  const kept = (c: RowCell) => !sides.some((s) => c.col <= s && s < c.col + c.span);
+  return rows.map((r) => ({ ...r, cells: r.cells.filter(kept) })).filter((r) => r.cells.length > 0);
+}
+
 /** A list's marks: bullets and dashes… */
 const BULLET = /^[•·▪◦‣●○■□\-–—*>]$/u;
 /** …what OCR reads a bullet as, in a list of marks and text… */
@@ -379,9 +409,14 @@ export function streamTable(page: number, block: TextLine[]): Table | null {
   const numeric = numericColumns(raw, cols.length);
   // A chart's ticks are told from its line spacing before lines are folded into rows.
   if (isChart(raw, cols.length)) return null;
-  const rows = foldContinuations(raw, numeric);
+  const usedBy = (rs: Row[]) => [...new Set(rs.flatMap((r) => r.cells.flatMap((c) => Array.from({ length: c.span }, (_, k) => c.col + k))))].sort((a, b) => a - b);
+  const folded = foldContinuations(raw, numeric);
+  const rows = withoutProseSides(folded, usedBy(raw));
   // Columns nobody uses (a gutter artefact) are dropped.
-  const used = [...new Set(rows.flatMap((r) => r.cells.flatMap((c) => Array.from({ length: c.span }, (_, k) => c.col + k))))].sort((a, b) => a - b);
+  const used = usedBy(rows);
+  // Beside running prose, text without figures is the page's other column of text (the other
+  // language's paragraphs on a page set in two), not a table.
+  if (rows !== folded && !used.some((c) => numeric.has(c))) return null;
   if (!looksLikeTable(rows, used.length)) return null;
   const remap = new Map(used.map((c, i) => [c, i]));
   const colEdges = [...used.map((c) => cols[c][0]), cols[used[used.length - 1]][1]];

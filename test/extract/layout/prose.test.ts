@@ -51,3 +51,35 @@ describe('prose in columns', () => {
     expect(grid(t)[0]).toEqual(['Share of gain', '7', '9']);
   });
 });
+
+// A contents list (titles and page numbers) set beside a column of running text.
+const PARAGRAPH = [
+  'The Committee reviewed and agreed the variable pay',
+  'pool, taking into account performance against the',
+  'financial and non-financial metrics set out in the',
+  'risk appetite statement and targets set out in our',
+  'annual operating plan for the year under review.',
+];
+const CONTENTS: [string, string][] = [
+  ['Annual statement from the Chair', '172'],
+  ['Remuneration policy', '175'],
+  ['Annual report on remuneration', '184'],
+  ['Additional disclosures', '198'],
+  ['Pillar 3 disclosures', '199'],
+];
+
+describe('running prose beside a table', () => {
+  it('a column of running text at a table\'s side is not one of its columns', () => {
+    const words = CONTENTS.flatMap(([title, page], i) => line(100 + 16 * i, [[title, 50], [page, 290], [PARAGRAPH[i], 400]]));
+    const tables = detectTables({ ...PAGE, words });
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])).toEqual(CONTENTS);
+  });
+
+  it('two languages side by side, paragraph beside paragraph, are no table', () => {
+    // The other language's lines as OCR reads them with the English model: short runs of capitals.
+    const other = ['KSRAGR RAX', 'FR ADRES BRSS', 'PST RCRY TE', 'RaMRS SS', 'ERG IMAL TRA'];
+    const words = other.flatMap((o, i) => line(100 + 16 * i, [[o, 50], [PARAGRAPH[i], 400]]));
+    expect(detectTables({ ...PAGE, words })).toEqual([]);
+  });
+});
