@@ -157,6 +157,21 @@ function labelOver(row: Row, next: Row | undefined, numeric: Set<number>, typica
   return own !== undefined && GOES_ON.test(textOf(own).trim()) && next.cells.some((c) => c !== own && numeric.has(c.col) && isNumeric(textOf(c)));
 }
 
+/** A figure with a dash after it ("USD0.87 -", "2.1% –"): a range broken after its dash. */
+const OPEN_RANGE = /\d%?\s?[-–—]$/u;
+
+/**
+ * A line of ranges' second ends ("USD0.87 -" over "USD1.52"): every cell of the line goes on
+ * from a cell of the row above, and half of those (OCR drops some dashes) end in a figure and a
+ * dash. A range does not end at its dash, so the line is part of that row.
+ */
+function rangeGoesOn(prev: Row, row: Row, typical: number): boolean {
+  if (row.cells.length === 0 || row.y0 - prev.y1 > typical + 0.5 * row.size) return false;
+  const above = row.cells.map((c) => prev.cells.find((p) => p.col === c.col && p.span === c.span));
+  if (above.some((p) => p === undefined)) return false;
+  return above.filter((p) => OPEN_RANGE.test(textOf(p!).trim())).length >= Math.max(1, row.cells.length / 2);
+}
+
 /**
  * Folds continuation lines into the row above: a line with nothing in the numeric columns whose
  * cells continue cells of the row above (same column and span), set no further apart than the
@@ -167,7 +182,8 @@ function labelOver(row: Row, next: Row | undefined, numeric: Set<number>, typica
  * columns, a line must also continue a cell of the row above (a chart's labels do not), and a
  * line with figures does not join a row without any (the first row under its header). Above
  * figure columns, a header's lines set at that tight spacing are one row too (see `stacked`).
- * A line of units ("$m") joins no row, and a heading row takes no line and joins no row. Line
+ * A line ending ranges broken after their dash joins their row (`rangeGoesOn`). A line of units
+ * ("$m") joins no row, and a heading row takes no line and joins no row. Line
  * spacing is read between baselines (OCR's word boxes are uneven), the usual gap between boxes
  * only for the figure columns' own rules.
  */
@@ -202,6 +218,11 @@ function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
     }
     if (row.heading || prev?.heading) {
       out.push(copyRow(row));
+      return;
+    }
+    if (prev && rangeGoesOn(prev, row, typical)) {
+      for (const c of row.cells) addCell(prev, c);
+      extend(prev, row);
       return;
     }
     // Lines that overlap (a chart's labels between its ticks) are not lines of one cell.

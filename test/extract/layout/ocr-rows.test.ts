@@ -112,4 +112,27 @@ describe('rows of page images', () => {
     expect(t.cells.find((c) => c.text === 'Retail')?.row_span).toBe(2);
     expect(t.cells.find((c) => c.text.startsWith('Concern'))?.row_span).toBe(2);
   });
+
+  it('a range broken after its dash goes on in the line under it; a row of figures under figures stays a row', () => {
+    const words = [
+      ...line(100, [[300, '2016'], [400, '2017'], [500, '2018']]),
+      ...line(124, [[40, 'Share price'], [300, 'USD0.87 -'], [400, 'USD2.02 -'], [500, 'USD2.73 -']]),
+      ...line(136, [[300, 'USD1.52'], [400, 'USD3.90'], [500, 'USD4.98']]),
+      ...line(160, [[40, 'Volatility'], [300, '58.27% -'], [400, '57.35%'], [500, '55.82% -']]),
+      ...line(172, [[300, '59.03%'], [400, '59.90%'], [500, '58.89%']]),
+      ...line(196, [[40, 'Expected life'], [300, '5'], [400, '5'], [500, '4']]),
+      ...line(220, [[40, 'Dividend yield'], [300, '0%'], [400, '0%'], [500, '0%']]),
+      ...line(232, [[300, '1%'], [400, '1%'], [500, '1%']]),
+    ];
+    const tables = detectTables(page(words));
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])).toEqual([
+      ['', '2016', '2017', '2018'],
+      ['Share price', 'USD0.87 - USD1.52', 'USD2.02 - USD3.90', 'USD2.73 - USD4.98'],
+      ['Volatility', '58.27% - 59.03%', '57.35% 59.90%', '55.82% - 58.89%'],
+      ['Expected life', '5', '5', '4'],
+      ['Dividend yield', '0%', '0%', '0%'],
+      ['', '1%', '1%', '1%'],
+    ]);
+  });
 });
