@@ -4,7 +4,7 @@
  * differences between neighbouring rows is the skew. Small angles only (±5°, scans and phone
  * photos of flat pages); a sheared profile is within 0.2 % of a rotated one there.
  */
-import { shrinkBinary, type BinaryImage } from './gray.js';
+import { nextInk, shrinkBinary, wordsOf, type BinaryImage } from './gray.js';
 
 /** The largest skew we look for, in degrees. */
 export const MAX_SKEW_DEGREES = 5;
@@ -30,11 +30,12 @@ function inkSlices(img: BinaryImage): { hist: Float64Array[]; centres: Float64Ar
   const centres = new Float64Array(n);
   for (let s = 0; s < n; s++) centres[s] = (s * SLICE + Math.min(w, (s + 1) * SLICE)) / 2 - 0.5;
   let ink = 0;
+  const words = wordsOf(data);
   for (let y = 0; y < h; y++) {
     const row = y * w;
-    for (let x = 0; x < w; x++) {
-      if (!data[row + x]) continue;
-      hist[(x / SLICE) | 0][y]++;
+    const end = row + w;
+    for (let i = nextInk(data, words, row, end); i < end; i = nextInk(data, words, i + 1, end)) {
+      hist[((i - row) / SLICE) | 0][y]++;
       ink++;
     }
   }

@@ -76,12 +76,47 @@ export function rgbToGray(rgb: Uint8Array, channels: number, width: number, heig
   return { data: out, width, height };
 }
 
-/** Otsu's global threshold of a grey image (pixels ≤ it are ink). */
-export function otsuThreshold(img: GrayImage): number {
+/** How many pixels of the grey image have each of the 256 levels. */
+export function grayHistogram(img: GrayImage): Int32Array {
   const hist = new Int32Array(256);
   const d = img.data;
   for (let i = 0; i < d.length; i++) hist[d[i]]++;
-  const total = d.length;
+  return hist;
+}
+
+/**
+ * A view of the bytes as 32-bit words, for skipping four zero bytes at a time; null where the
+ * bytes do not start on a word boundary (a buffer sharp hands back may not).
+ */
+export function wordsOf(d: Uint8Array): Uint32Array | null {
+  return d.byteOffset % 4 === 0 ? new Uint32Array(d.buffer, d.byteOffset, d.length >> 2) : null;
+}
+
+/**
+ * The first index in [from, to) whose byte is not 0, else `to`; `words` is `wordsOf(d)`. Most
+ * of a page is paper: the loops over binary images spent most of their time stepping over it
+ * one byte at a time.
+ */
+export function nextInk(d: Uint8Array, words: Uint32Array | null, from: number, to: number): number {
+  let i = from;
+  if (words !== null) {
+    while ((i & 3) !== 0) {
+      if (i >= to) return to;
+      if (d[i] !== 0) return i;
+      i++;
+    }
+    let k = i >> 2;
+    const end = to >> 2;
+    while (k < end && words[k] === 0) k++;
+    i = k << 2;
+  }
+  while (i < to && d[i] === 0) i++;
+  return i;
+}
+
+/** Otsu's global threshold of a grey image (pixels ≤ it are ink); `hist` its `grayHistogram` when already made. */
+export function otsuThreshold(img: GrayImage, hist: Int32Array = grayHistogram(img)): number {
+  const total = img.data.length;
   let sum = 0;
   for (let t = 0; t < 256; t++) sum += t * hist[t];
   let sumB = 0;
@@ -132,18 +167,17 @@ const FAINT_CONTRAST = 0.34;
  * contrast of 0.24–0.29) lost the grey edges of every stroke to the 15 % test, so a dot-matrix
  * glyph fell apart into its dots and Tesseract read nothing; at contrast / 3 the strokes join.
  */
-export function inkDarkness(img: GrayImage, ink: BinaryImage): number {
-  const all = new Uint32Array(256);
-  const dark = new Uint32Array(256);
-  // Branch-free (ink pixels are 0 or 1): a page's ink is scattered, so a test per pixel mispredicts.
+export function inkDarkness(img: GrayImage, ink: BinaryImage, all: Int32Array = grayHistogram(img)): number {
+  const dark = new Int32Array(256);
   const d = img.data;
   const k = ink.data;
-  for (let i = 0; i < d.length; i++) {
-    const v = d[i];
-    all[v]++;
-    dark[v] += k[i];
+  const words = wordsOf(k);
+  // Four bytes of paper at a time; inside a word that holds ink, branch-free (ink is 0 or 1).
+  for (let i = nextInk(k, words, 0, k.length); i < k.length; i = nextInk(k, words, i + 4 - (i & 3), k.length)) {
+    const end = Math.min(k.length, i + 4 - (i & 3));
+    for (let j = i; j < end; j++) dark[d[j]] += k[j];
   }
-  const median = (h: Uint32Array) => {
+  const median = (h: Int32Array) => {
     let n = 0;
     for (let v = 0; v < 256; v++) n += h[v];
     if (n === 0) return null;
@@ -164,10 +198,9 @@ export function inkDarkness(img: GrayImage, ink: BinaryImage): number {
  * grey cell backgrounds do not turn into ink. The window is 1/32 of the long side (≈ 100 px at
  * 3300 px, a few text heights). `margin` is how far above Otsu's level ink may be.
  */
-export function binarize(img: GrayImage, darker = INK_DARKER, margin = INK_MARGIN): BinaryImage {
+export function binarize(img: GrayImage, darker = INK_DARKER, margin = INK_MARGIN, otsu = otsuThreshold(img)): BinaryImage {
   const { width: w, height: h, data } = img;
   const out = new Uint8Array(w * h);
-  const otsu = otsuThreshold(img);
   const ceiling = Math.min(250, otsu + margin);
   const r = Math.max(4, Math.round(Math.max(w, h) / 64));
   // Column-wise running sums over rows keep memory at two rows of integers, not a full
@@ -182,6 +215,14 @@ export function binarize(img: GrayImage, darker = INK_DARKER, margin = INK_MARGI
   for (let y = 0; y < h; y++) {
     const wantTop = Math.max(0, y - r);
     const wantBottom = Math.min(h - 1, y + r);
+    // Inside the page the window moves one row: one row in and one out, in one pass.
+    if (bottom + 1 === wantBottom && top + 1 === wantTop) {
+      const add = wantBottom * w;
+      const sub = top * w;
+      for (let x = 0; x < w; x++) colSum[x] += data[add + x] - data[sub + x];
+      bottom++;
+      top++;
+    }
     while (bottom < wantBottom) {
       bottom++;
       for (let x = 0; x < w; x++) colSum[x] += data[bottom * w + x];
@@ -241,10 +282,12 @@ export function shrinkBinary(img: BinaryImage, factor: number): BinaryImage {
   const col = new Int32Array(img.width);
   for (let x = 0; x < img.width; x++) col[x] = Math.floor(x / factor);
   const d = img.data;
+  const words = wordsOf(d);
   for (let y = 0; y < img.height; y++) {
     const oy = Math.floor(y / factor) * w;
     const row = y * img.width;
-    for (let x = 0; x < img.width; x++) if (d[row + x]) out[oy + col[x]] = 1;
+    const end = row + img.width;
+    for (let i = nextInk(d, words, row, end); i < end; i = nextInk(d, words, i + 1, end)) out[oy + col[i - row]] = 1;
   }
   return { data: out, width: w, height: h };
 }

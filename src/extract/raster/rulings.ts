@@ -4,7 +4,7 @@
  * the lattice algorithm of the digital path applies unchanged.
  */
 import type { Ruling } from '../types.js';
-import type { BinaryImage, GrayImage } from './gray.js';
+import { nextInk, wordsOf, type BinaryImage, type GrayImage } from './gray.js';
 
 /** A run counts as a ruling piece from 1/25 of the page side (≈ 130 px at 3300 px, four or five characters wider than any glyph). */
 const MIN_LENGTH_FRACTION = 1 / 25;
@@ -26,13 +26,14 @@ type Runs = [number, number][];
 
 /** The runs of each row of a w-wide image, one row at a time. */
 function rowRuns(d: Uint8Array, w: number, minLen: number): (y: number) => Runs {
+  const words = wordsOf(d);
   return (y) => {
     const runs: Runs = [];
     let start = -1;
     let last = -1;
     const base = y * w;
-    for (let j = 0; j < w; j++) {
-      if (!d[base + j]) continue;
+    const end = base + w;
+    for (let j = nextInk(d, words, base, end) - base; j < w; j = nextInk(d, words, base + j + 1, end) - base) {
       if (start < 0) start = j;
       else if (j - last - 1 > MAX_GAP) {
         if (last - start + 1 >= minLen) runs.push([start, last]);
@@ -54,10 +55,11 @@ function columnRuns(d: Uint8Array, w: number, h: number, minLen: number): Runs[]
   const runs: Runs[] = Array.from({ length: w }, () => []);
   const start = new Int32Array(w).fill(-1);
   const last = new Int32Array(w).fill(-1);
+  const words = wordsOf(d);
   for (let y = 0; y < h; y++) {
     const row = y * w;
-    for (let x = 0; x < w; x++) {
-      if (!d[row + x]) continue;
+    const end = row + w;
+    for (let x = nextInk(d, words, row, end) - row; x < w; x = nextInk(d, words, row + x + 1, end) - row) {
       if (start[x] < 0) start[x] = y;
       else if (y - last[x] - 1 > MAX_GAP) {
         if (last[x] - start[x] + 1 >= minLen) runs[x].push([start[x], last[x]]);
@@ -189,15 +191,16 @@ export function findRulings(img: BinaryImage, glyph: number | null = null): { ru
 }
 
 /**
- * Paints the ruling pixels white (one pixel of margin) so OCR does not read table borders as
- * `|`, `_` or `l` — on the ICDAR lattice pages that noise is most of the OCR errors.
+ * Paints the ruling pixels white (one pixel of margin; `paper` is 0 in a binary image) so OCR
+ * does not read table borders as `|`, `_` or `l` — on the ICDAR lattice pages that noise is most
+ * of the OCR errors.
  */
-export function eraseRulings(gray: GrayImage, found: ReturnType<typeof findRulings>): void {
+export function eraseRulings(gray: GrayImage | BinaryImage, found: ReturnType<typeof findRulings>, paper = 255): void {
   const { width: w, height: h } = gray;
   // The whole band, not only the pixels marked ink: the anti-aliased grey edge of a line is
   // above the ink threshold but still dark enough for Tesseract's own binarisation.
   const clear = (x: number, y: number) => {
-    if (x >= 0 && y >= 0 && x < w && y < h) gray.data[y * w + x] = 255;
+    if (x >= 0 && y >= 0 && x < w && y < h) gray.data[y * w + x] = paper;
   };
   for (const s of found.thick) {
     for (let y = s.b0 - 1; y <= s.b1 + 1; y++) for (let x = s.a0; x <= s.a1; x++) clear(x, y);

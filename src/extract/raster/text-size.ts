@@ -3,7 +3,7 @@
  * components of ink. The raster path scales each page so that this lands where Tesseract reads
  * best, instead of trusting a stated resolution that phones and screenshots get wrong.
  */
-import type { BinaryImage } from './gray.js';
+import { nextInk, wordsOf, type BinaryImage } from './gray.js';
 
 /**
  * Target median glyph height in working pixels: 10 pt text at 300 dpi (x-height ≈ 21 px, capitals
@@ -108,6 +108,7 @@ export function isGlyph(c: Blob): boolean {
  */
 export function components(img: BinaryImage): Component[] {
   const { width: w, height: h, data } = img;
+  const words = wordsOf(data);
   const L = new Labels();
   // Runs of the previous and the current row: start, end (inclusive), label.
   let ps = new Int32Array(w), pe = new Int32Array(w), pl = new Int32Array(w);
@@ -120,7 +121,7 @@ export function components(img: BinaryImage): Component[] {
     let x = 0;
     while (x < w) {
       if (!data[row + x]) {
-        x++;
+        x = nextInk(data, words, row + x + 1, row + w) - row;
         continue;
       }
       const s = x;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { binarize, inkDarkness, INK_DARKER, rgbToGray, rotateGray, type GrayImage } from '../../../src/extract/raster/gray.js';
+import { binarize, inkDarkness, INK_DARKER, nextInk, rgbToGray, rotateGray, wordsOf, type GrayImage } from '../../../src/extract/raster/gray.js';
 import { estimateSkew } from '../../../src/extract/raster/deskew.js';
 import { findRulings } from '../../../src/extract/raster/rulings.js';
 import { darkFills, invertFills } from '../../../src/extract/raster/fills.js';
@@ -200,5 +200,39 @@ describe('pixel analysis', () => {
     // Header words across the box (a band's edges around its words): not a figure.
     const header = Array.from({ length: 24 }, (_, i) => ({ x0: 110 + i * 33, y0: 200 + (i % 4) * 70, x1: 140 + i * 33, y1: 230 + (i % 4) * 70 }));
     expect(figureBoxes([bars], 16, header)).toHaveLength(0);
+  });
+  it('finds the next ink byte as a scan byte by byte does, from and to any offset', () => {
+    // A fixed pseudo-random page of sparse ink; offsets on and off word boundaries.
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let t = 0; t < 2000; t++) {
+      const n = 1 + Math.floor(rand() * 40);
+      const d = new Uint8Array(n).map(() => (rand() < 0.1 ? 1 : 0));
+      const from = Math.floor(rand() * (n + 1));
+      const to = from + Math.floor(rand() * (n - from + 1));
+      let want = from;
+      while (want < to && d[want] === 0) want++;
+      expect(nextInk(d, wordsOf(d), from, to)).toBe(want);
+      expect(nextInk(d, null, from, to)).toBe(want);
+    }
+    // A view starting off a word boundary is scanned byte by byte.
+    expect(wordsOf(new Uint8Array(new ArrayBuffer(16), 1, 8))).toBeNull();
+  });
+
+  it('keeps a solid fill and drops thin rules from the solid mask, with few dark runs and with many', () => {
+    for (const surround of [false, true]) {
+      const img = blank(400, 300);
+      fill(img, 50, 50, 90, 70); // a fill 40×20
+      fill(img, 100, 200, 300, 201); // a rule 1 px thick
+      fill(img, 340, 30, 342, 270); // a vertical rule 2 px thick
+      // A dark frame round the sheet: most of the page is dark runs, checked column by column.
+      if (surround) for (const [x0, y0, x1, y1] of [[0, 0, 400, 20], [0, 280, 400, 300], [0, 0, 20, 300], [380, 0, 400, 300]]) fill(img, x0, y0, x1, y1);
+      const { solid } = darkFills(img, 10);
+      const at = (x: number, y: number) => solid.data[y * 400 + x];
+      expect(at(60, 60)).toBe(1);
+      expect(at(150, 200)).toBe(0);
+      expect(at(341, 150)).toBe(0);
+      expect(at(5, 150)).toBe(surround ? 1 : 0);
+    }
   });
 });
