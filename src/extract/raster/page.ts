@@ -306,7 +306,8 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   lastPageTimings.voted = wantsSecondReader(ocr, opts, performance.now() - t);
   if (lastPageTimings.voted) ocr = await secondReading(grey, img, ocr, glyphNow, opts);
   const t3 = performance.now();
-  const second = await secondLook(img, blobs ?? glyphBlobs(ink), ocr, glyphNow, (crops, scale) => recognizeWords(crops, dpi * scale, opts));
+  // `fast` trades the second reading of unsure words for throughput (docs/ocr.md).
+  const second = await secondLook(img, blobs ?? glyphBlobs(ink), ocr, glyphNow, (crops, scale) => recognizeWords(crops, dpi * scale, opts), opts.ocrEngine !== 'fast');
   ocr = second.words;
   // Decimal points the recogniser dropped, from the ink OCR read (rulings erased).
   const inkParts = components({ data: read, width: img.width, height: img.height });

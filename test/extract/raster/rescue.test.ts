@@ -36,4 +36,17 @@ describe('second look at impossible dates', () => {
     const both = await secondLook(img, [], [word('0:/02/2016', 0.9), word('03-02-16', 0.995, 120, 52, 280, 72)], 24, async (c) => c.map(() => [word('05/02/2016', 0.33, 10, 10, 250, 40)]));
     expect(both.words.map((w) => w.text).sort()).toEqual(['03-02-16', '0:/02/2016']);
   });
+  it('without the unsure words (`fast`), reads again only impossible dates', async () => {
+    const img = { data: new Uint8Array(400 * 130).fill(255), width: 400, height: 130 };
+    const crops: number[] = [];
+    const read = async (c: { width: number }[]) => {
+      crops.push(c.length);
+      return c.map(() => [word('03/02/2018', 0.95, 10, 10, 250, 40)]);
+    };
+    // An unsure short word and a very unsure long one are read again by default, not here.
+    const page = [word('03/0:/2018', 0.93), word('N', 0.82, 100, 90, 120, 114), word('Subtotaf', 0.41, 200, 90, 300, 114)];
+    await secondLook(img, [], page, 24, read);
+    await secondLook(img, [], page, 24, read, false);
+    expect(crops).toEqual([3, 1]);
+  });
 });
