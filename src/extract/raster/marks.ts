@@ -7,6 +7,11 @@
  * of digits (with a trailing `%`) qualify when they hold no mark yet (a number has one at most,
  * and a second blob beside it is a speck); words with letters only when they already hold a mark
  * (an abbreviation that lost one of its points), since a plain word has none to lose.
+ *
+ * A mark is ink of a point's size standing in the gap between two glyphs, with paper above it: a
+ * speck of a pixel or two is smaller than a point, and a piece of a glyph that the binarisation
+ * cut off (the lower end of the `3` of "138", which read "1.38", or of a `5`) shares its columns
+ * with the rest of the glyph.
  */
 import type { Component } from './text-size.js';
 import type { OcrWord } from './tsv.js';
@@ -14,6 +19,11 @@ import type { OcrWord } from './tsv.js';
 /** A mark is at most this share of the glyphs' height across, and (a comma with its tail) down. */
 const MAX_MARK_WIDTH = 0.35;
 const MAX_MARK_HEIGHT = 0.5;
+/**
+ * A mark is at least this share of the glyphs' height across and down: a point of 10 pt type at
+ * 200 dpi is 3 px square against 19 px digits (0.16); specks of 1 px read as points.
+ */
+const MIN_MARK_SIZE = 0.1;
 /** A mark's top is in the lower part of the glyphs: below this share of their height. */
 const MARK_TOP = 0.55;
 /** A comma reaches at least this share of the glyphs' height below their baseline. */
@@ -22,33 +32,71 @@ const COMMA_DROP = 0.12;
 const MARK = /[.,]/;
 const DIGIT_WORD = /^\d+%?$/;
 const ABBREVIATION = /^(?=.*\p{L})[\p{L}\p{N}][\p{L}\p{N}.,]*$/u;
+/**
+ * Letters the recogniser reads for digits of figures whose point it missed (`4.7` read `AT`,
+ * `7.4` read `7A`): a word of such letters and digits whose ink holds a decimal point is that
+ * number.
+ */
+const DIGIT_FOR: Record<string, string> = { O: '0', o: '0', I: '1', l: '1', Z: '2', A: '4', S: '5', G: '6', T: '7', B: '8' };
+const MISREAD_NUMBER = /^(?=.*[OoIlZASGTB])[\dOoIlZASGTB]+%?$/;
+
+type Kind = 'number' | 'misread' | 'abbreviation';
+
+function kindOf(text: string): Kind | null {
+  const hasMark = MARK.test(text);
+  if (DIGIT_WORD.test(text)) return hasMark ? null : 'number';
+  if (MISREAD_NUMBER.test(text)) return 'misread';
+  return ABBREVIATION.test(text) && hasMark ? 'abbreviation' : null;
+}
 
 /** The words, with points and commas restored where the ink shows one the text lacks. */
 export function restoreMarks(words: OcrWord[], comps: Component[]): OcrWord[] {
   const byX = [...comps].sort((a, b) => a.x0 - b.x0);
   return words.map((w) => {
-    const hasMark = MARK.test(w.text);
-    if (DIGIT_WORD.test(w.text) ? hasMark : !(ABBREVIATION.test(w.text) && hasMark)) return w;
+    const kind = kindOf(w.text);
+    if (!kind) return w;
     const chars = [...w.text];
     const glyphCount = chars.filter((c) => !MARK.test(c)).length;
     const inside = boxIn(byX, w);
-    const h = w.y1 - w.y0;
-    const glyphs = inside.filter((c) => c.y1 - c.y0 + 1 >= 0.6 * h);
-    if (glyphs.length !== glyphCount) return w;
+    // Glyphs by the tallest blob, not the box: some boxes reach far above or below the type.
+    const h = Math.max(0, ...inside.map((c) => c.y1 - c.y0 + 1));
+    const glyphs = inside.filter((c) => c.y1 - c.y0 + 1 >= 0.6 * h).sort((a, b) => a.x0 - b.x0);
+    // A point the recogniser read as a digit ("1.1" read "141"): one glyph blob fewer than the
+    // number's characters, none of them two figures wide, and a point in a gap.
+    const pointRead = kind === 'number' && glyphs.length === glyphCount - 1 && glyphs.length >= 2 && !twoWide(glyphs);
+    const units = pointRead ? glyphs.map(() => 1) : glyphUnits(glyphs, glyphCount, kind !== 'abbreviation');
+    if (!units) return w;
     const top = Math.min(...glyphs.map((d) => d.y0));
     const base = Math.max(...glyphs.map((d) => d.y1));
     const dh = base - top + 1;
     const centre = (c: Component) => (c.x0 + c.x1) / 2;
-    // Marks between two glyphs, by how many glyphs stand before them.
+    // Nothing but paper above or below a point: the lower end of a "5" cut off its bowl is a
+    // blob of a point's size on the baseline too, but under the 5's top stroke.
+    const speck = (c: Component) => c.x1 - c.x0 + 1 < MIN_MARK_SIZE * dh || c.y1 - c.y0 + 1 < MIN_MARK_SIZE * dh;
+    const inGap = (m: Component) => inside.every((c) => c === m || speck(c) || Math.min(m.x1, c.x1) < Math.max(m.x0, c.x0));
+    const isComma = (m: Component) => m.y1 >= base + COMMA_DROP * dh;
+    // Marks between two glyphs, by how many glyphs stand before them; a number may begin with
+    // its point (".2%").
+    const first = kind === 'abbreviation' ? 1 : 0;
     const inkMarks = inside
-      .filter((c) => c.x1 - c.x0 + 1 <= MAX_MARK_WIDTH * dh && c.y1 - c.y0 + 1 <= MAX_MARK_HEIGHT * dh && c.y0 >= top + MARK_TOP * dh && !glyphs.includes(c))
-      .map((m) => ({ m, after: glyphs.filter((d) => centre(d) < centre(m)).length }))
-      .filter((k) => k.after > 0 && k.after < glyphCount);
+      .filter((c) => {
+        const cw = c.x1 - c.x0 + 1;
+        const ch = c.y1 - c.y0 + 1;
+        return cw <= MAX_MARK_WIDTH * dh && ch <= MAX_MARK_HEIGHT * dh && cw >= MIN_MARK_SIZE * dh && ch >= MIN_MARK_SIZE * dh && c.y0 >= top + MARK_TOP * dh && !glyphs.includes(c) && inGap(c);
+      })
+      .map((m) => ({ m, after: glyphs.reduce((n, d, i) => n + (centre(d) < centre(m) ? units[i] : 0), 0) }))
+      .filter((k) => k.after >= first && k.after < glyphCount && !(k.after === 0 && isComma(k.m)));
     const textMarks: number[] = [];
     let before = 0;
     for (const c of chars) {
       if (!MARK.test(c)) before++;
       else if (before > 0 && before < glyphCount) textMarks.push(before);
+    }
+    if (pointRead) {
+      const inner = inkMarks.filter((k) => k.after > 0 && k.after < glyphs.length);
+      if (inkMarks.length !== 1 || inner.length !== 1 || !/\d/.test(chars[inner[0].after])) return w;
+      const { m, after } = inner[0];
+      return { ...w, text: chars.slice(0, after).join('') + (isComma(m) ? ',' : '.') + chars.slice(after + 1).join('') };
     }
     if (inkMarks.length !== textMarks.length + 1) return w;
     const missing = inkMarks.filter((k) => {
@@ -59,10 +107,55 @@ export function restoreMarks(words: OcrWord[], comps: Component[]): OcrWord[] {
     });
     if (missing.length !== 1) return w;
     const { m, after } = missing[0];
-    const mark = m.y1 >= base + COMMA_DROP * dh ? ',' : '.';
+    const mark = isComma(m) ? ',' : '.';
+    const read = kind === 'misread' ? chars.map((c) => DIGIT_FOR[c] ?? c) : chars;
     let seen = 0;
-    const at = chars.findIndex((c) => !MARK.test(c) && ++seen === after);
-    return { ...w, text: chars.slice(0, at + 1).join('') + mark + chars.slice(at + 1).join('') };
+    const at = after === 0 ? -1 : read.findIndex((c) => !MARK.test(c) && ++seen === after);
+    return { ...w, text: read.slice(0, at + 1).join('') + mark + read.slice(at + 1).join('') };
+  });
+}
+
+/**
+ * How many characters each glyph blob holds: one each when they match the word's count; two
+ * figures that touch ("44" of "44.3" as one blob) hold as many as their width makes of the
+ * word's mean glyph width (`split`: figures, which are set on equal widths). Null when the
+ * blobs do not account for the word's characters.
+ */
+function glyphUnits(glyphs: Component[], count: number, split: boolean): number[] | null {
+  if (glyphs.length === count) return glyphs.map(() => 1);
+  if (!split || glyphs.length === 0 || glyphs.length > count || !twoWide(glyphs)) return null;
+  const widths = glyphs.map((g) => g.x1 - g.x0 + 1);
+  const mean = widths.reduce((a, b) => a + b, 0) / count;
+  const units = widths.map((x) => Math.max(1, Math.round(x / mean)));
+  if (widths.some((x, i) => Math.abs(x / mean - units[i]) > SPLIT_SLACK)) return null;
+  return units.reduce((a, b) => a + b, 0) === count ? units : null;
+}
+
+/** A blob this much wider than the narrowest glyph beside it is two figures that touch. */
+const TWO_WIDE = 1.6;
+/** A blob's width is within this share of a glyph of a whole number of glyphs. */
+const SPLIT_SLACK = 0.3;
+
+/** Whether one of the blobs is two figures wide (a lone blob is judged by nothing). */
+function twoWide(glyphs: Component[]): boolean {
+  const widths = glyphs.map((g) => g.x1 - g.x0 + 1);
+  return widths.some((x, i) => widths.some((y, j) => j !== i && x >= TWO_WIDE * y));
+}
+
+/**
+ * Dashes by their length. Tesseract reads the en dash of a range ("Q2 2006 – Q1 2010") as an em
+ * dash at 200 dpi, where the two differ by a dozen pixels: an en dash is half an em, an em dash
+ * a whole one, and a text line's box is 0.7 to 1 em high (digits and capitals up to ascenders
+ * and descenders), so a dash word narrower than 0.85 of its line is an en dash, a wider one an
+ * em dash. Only a dash read on its own, whose box is its ink, and on a line much taller than it.
+ */
+const EN_DASH_MAX = 0.85;
+const DASH = /^[–—]$/;
+export function dashesByLength(words: OcrWord[]): OcrWord[] {
+  return words.map((w) => {
+    if (!DASH.test(w.text) || w.lineHeight < 3 * (w.y1 - w.y0 + 1)) return w;
+    const text = w.x1 - w.x0 < EN_DASH_MAX * w.lineHeight ? '–' : '—';
+    return text === w.text ? w : { ...w, text };
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agreeDecimalMarks, restoreMarks } from '../../../src/extract/raster/marks.js';
+import { agreeDecimalMarks, dashesByLength, restoreMarks } from '../../../src/extract/raster/marks.js';
 import type { OcrWord } from '../../../src/extract/raster/tsv.js';
 import type { Component } from '../../../src/extract/raster/text-size.js';
 
@@ -32,7 +32,48 @@ describe('decimal marks the recogniser dropped', () => {
     // A number holds one mark at most: a second blob beside it is a speck.
     expect(restoreMarks([word('7,9', 100, 130)], [...digits, comp(113, 116, 115, 124), comp(122, 116, 124, 119)])[0].text).toBe('7,9');
     expect(restoreMarks([word('ab', 100, 130)], [...digits, comp(113, 116, 115, 119)])[0].text).toBe('ab');
-    expect(restoreMarks([word('791', 100, 130)], [...digits, comp(113, 116, 115, 119)])[0].text).toBe('791');
+    expect(restoreMarks([word('7912', 100, 130)], [...digits, comp(113, 116, 115, 119)])[0].text).toBe('7912');
+  });
+});
+
+describe('what a decimal mark is in the ink', () => {
+  const dot = (x: number) => comp(x, 116, x + 2, 119);
+  it('takes no speck smaller than a point, nor a piece of a glyph, for a point (eu-026: "138" read "1.38")', () => {
+    expect(restoreMarks([word('79', 100, 130)], [...digits, comp(114, 118, 114, 119)])[0].text).toBe('79');
+    // The lower end of a "3" cut off by the binarisation: within the glyph's span.
+    expect(restoreMarks([word('79', 100, 130)], [...digits, comp(117, 116, 119, 119)])[0].text).toBe('79');
+    // The lower end of a "5" cut off its bowl, under the 5's top stroke (eu-026: "53" read ".53").
+    const five = [comp(101, 100, 109, 108), comp(102, 106, 110, 119), comp(100, 112, 102, 115)];
+    expect(restoreMarks([word('53', 100, 124)], [...five, comp(113, 100, 123, 119)])[0].text).toBe('53');
+  });
+  it('puts back the point a number begins with (".2%")', () => {
+    const two = comp(106, 100, 115, 119);
+    const percent = [comp(120, 100, 129, 119), comp(119, 100, 123, 106), comp(127, 113, 131, 119)];
+    expect(restoreMarks([word('2%', 100, 132)], [dot(101), two, ...percent])[0].text).toBe('.2%');
+    expect(restoreMarks([word('2%', 100, 132)], [two, ...percent])[0].text).toBe('2%');
+  });
+  it('reads letters taken for digits as the number whose point the ink shows ("4.7" read "AT", "7.4" read "7A")', () => {
+    expect(restoreMarks([word('AT', 100, 130)], [...digits, dot(113)])[0].text).toBe('4.7');
+    expect(restoreMarks([word('7A', 100, 130)], [...digits, dot(113)])[0].text).toBe('7.4');
+    expect(restoreMarks([word('AT', 100, 130)], digits)[0].text).toBe('AT');
+  });
+  it('reads a point the recogniser took for a digit as the point ("1.1" read "141", eu-008)', () => {
+    expect(restoreMarks([word('141', 100, 130)], [...digits, dot(113)])[0].text).toBe('1.1');
+    expect(restoreMarks([word('141', 100, 130)], digits)[0].text).toBe('141');
+  });
+  it('counts two figures that touch as two glyphs ("44.3" read "443")', () => {
+    const ink = [comp(100, 100, 121, 119), dot(124), comp(129, 100, 139, 119)];
+    expect(restoreMarks([word('443', 100, 140)], ink)[0].text).toBe('44.3');
+  });
+});
+
+describe('dashes by their length', () => {
+  const dash = (text: string, width: number): OcrWord => ({ text, x0: 100, y0: 110, x1: 100 + width, y1: 112, confidence: 0.8, lineHeight: 27, image: 1 });
+  it('reads a dash half an em long as an en dash and one an em long as an em dash (eu-011: "Q2 2006 – Q1 2010")', () => {
+    expect(dashesByLength([dash('—', 16)])[0].text).toBe('–');
+    expect(dashesByLength([dash('–', 30)])[0].text).toBe('—');
+    expect(dashesByLength([dash('—', 30)])[0].text).toBe('—');
+    expect(dashesByLength([{ ...dash('—', 16), lineHeight: 6 }])[0].text).toBe('—');
   });
 });
 
