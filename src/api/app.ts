@@ -102,14 +102,15 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
       // One hook for the three steps, in this order: every hook is a dispatch on every /v1
       // request, the status endpoint's included. A key already verified and no per-key limit
       // (TABLEMILL_RATE_LIMITS=0) pass with no promise at all.
-      async function checks(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-        if (!request.account) await authenticate(request, reply);
+      async function checks(request: FastifyRequest, reply: FastifyReply, known: boolean): Promise<void> {
+        if (!known) await authenticate.verify(request, reply);
         if (rateLimit && !reply.sent) await rateLimit(request, reply);
       }
       v1.addHook('onRequest', (request, reply, done) => {
         noStore(reply);
-        if (authenticate.cached(request) && !rateLimit) return done();
-        checks(request, reply).then(() => done(), done);
+        const known = authenticate.cached(request);
+        if (known && !rateLimit) return done();
+        checks(request, reply, known).then(() => done(), done);
       });
       registerLongPoll(v1, deps);
       registerIdempotency(v1, deps);

@@ -95,15 +95,16 @@ export class AuthFailureLimit {
   }
 }
 
-/** What the /v1 onRequest hook runs: the full check, and its synchronous part for keys already verified. */
+/** What the /v1 onRequest hook runs: the synchronous check of keys already verified, then, if it fails, the full one. */
 export interface Authenticate {
-  (request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /**
    * Sets `request.account` when the request's key is one this process has verified and may
-   * still trust (`KeyCache.peekToken`), with no await and no database read; false when the full
-   * check must run.
+   * still trust (`KeyCache.peekToken`), with no await and no database read; false when `verify`
+   * must run.
    */
   cached(request: FastifyRequest): boolean;
+  /** The full check, for a request `cached` did not admit: sets `request.account` or answers 401/429. */
+  verify(request: FastifyRequest, reply: FastifyReply): Promise<void>;
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -138,8 +139,7 @@ export function authHook(store: Store, now: () => number, cache: KeyCache = new 
     return true;
   }
 
-  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (cached(request)) return;
+  async function verify(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const header = request.headers.authorization;
     const m = header ? BEARER.exec(header) : null;
     const keyHash = m ? hashApiKey(m[1]) : null;
@@ -156,5 +156,5 @@ export function authHook(store: Store, now: () => number, cache: KeyCache = new 
     }
     admit(request, found);
   }
-  return Object.assign(authenticate, { cached });
+  return { cached, verify };
 }
