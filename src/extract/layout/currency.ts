@@ -12,7 +12,7 @@ const SIGN = /^([A-Z]{1,3}\$|[$€£¥₹₩₽])$/u;
 const AMOUNT = /^([(\-–—−]?\d|[-–—]$)/u;
 /**
  * The sign stands at most this far (× font size) left of its amount: a short figure at the right of
- * a wide column of a statement stands 4-5 em from its sign (ctdar t10212: `$` … `3,533`, 71 px at 17).
+ * a wide column of a statement stands 4-5 em from its sign (`$` flush left, `3,533` flush right).
  */
 const SIGN_GAP_EM = 8;
 

@@ -53,7 +53,7 @@ export function possibleDate(text: string): boolean {
  * glyph height (a crop is small, so enlarging it is cheap and lets Tesseract see a single digit)
  * and read as one word. A new reading replaces what it overlaps when it is surer. With `unsure`
  * false, of the words read only impossible dates are read again (the `fast` engine: the unsure
- * words were most of the crops, 60 of 100 on ICDAR eu-021's first page).
+ * words are most of the crops on a report page, up to 60 of its 100).
  */
 export async function secondLook(
   img: GrayImage,
