@@ -95,12 +95,12 @@ const GRID_INK = 0.1;
 const GRID_FILL = 0.6;
 const GRID_NUMERIC = 0.5;
 const GRID_WORDS = 30;
-/** Words covering this share of the box make it a table whatever they say (a form of words and figures: t10464 0.17). */
+/** Words covering this share of the box make it a table whatever they say (a form of words and figures covers about 0.17). */
 const GRID_TEXT_INK = 0.15;
 
 /**
  * A ruled table of figures the page image's figure finder took for a drawing (the double rules
- * of its frame left as strokes once the rules are erased: ctdar t10064, t10268): unlike a chart's
+ * of its frame left as strokes once the rules are erased): unlike a chart's
  * frame and grid, its cells are mostly filled, mostly with numbers, and its words cover a tenth
  * of its box or more; or its words alone cover well over what any chart's labels do.
  */

@@ -44,7 +44,7 @@ function coverage(intervals: [number, number][], a: number, b: number): number {
 }
 
 /**
- * Rows ruled across the table and columns ruled inside it, with no frame (eu-014): the rows'
+ * Rows ruled across the table and columns ruled inside it, with no frame: the rows'
  * rules end at the table's sides. For each vertical, the horizontal lines it touches that share
  * both ends (two or more) imply a vertical at each end, over the height they span.
  */
@@ -116,7 +116,7 @@ function components(r: Rulings): { h: Ruling[]; v: Ruling[] }[] {
 
 /**
  * Removes grid positions that cut off a strip thinner than `min` holding no word: inset cell
- * backgrounds draw edges a few points inside the rules (eu-008's header boxes sit 5 pt in).
+ * backgrounds draw edges a few points inside the rules (header boxes that sit 5 pt in).
  */
 function dropThinStrips(edges: number[], centres: number[], min: number, support: (pos: number) => number): void {
   for (let k = 1; k < edges.length; ) {
@@ -257,9 +257,9 @@ function splitUnruledRows(groups: Group[], ys: number[]): Group[] {
  * Columns ruled but rows not (one tall band holding many text lines): when at least two
  * columns hold three or more lines of the band, the lines are rows; virtual rules go between them.
  * Three, because a header cell of two lines ("to air / kg/year") is common and is one cell;
- * and most lines must carry numbers, because wrapped header cells run to five lines (eu-003).
+ * and most lines must carry numbers, because wrapped header cells run to five lines.
  */
-/** A wrapped header cell runs to this many lines at most (eu-003 has five). */
+/** A wrapped header cell runs to this many lines at most (a report's header runs to five). */
 const MAX_HEADER_LINES = 5;
 /** A rule over this share of the grid's width ends a band of rows. */
 const ACROSS_SHARE = 0.5;

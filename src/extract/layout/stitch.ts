@@ -25,7 +25,7 @@ function compatible(a: Table, b: Table, pa: PageLayout, pb: PageLayout): boolean
   if (a.n_cols !== b.n_cols || b.page !== a.pages[a.pages.length - 1] + 1) return false;
   if (a.bbox[3] < pa.height * (1 - EDGE_SHARE) || b.bbox[1] > pb.height * EDGE_SHARE) return false;
   // The continuation repeats the header or has none; its own different header starts a new table
-  // (eu-020: "Female students" on one page, "Male students" on the next).
+  // ("Female students" on one page, "Male students" on the next).
   if (b.header_rows > 0 && !sameHeader(a, b)) return false;
   const ea = colEdges(a), eb = colEdges(b);
   const tol = EDGE_TOL_SHARE * Math.max(pa.width, pb.width);

@@ -323,7 +323,7 @@ function looksLikeTable(rows: Row[], nCols: number): boolean {
   const multi = rows.filter((r) => r.cells.length >= 2).length;
   if (multi < 2) return false;
   // Justified prose cut at its widest spaces: most pieces start in lower case, mid-sentence;
-  // table cells start with a capital, a digit or a sign (0.4 sits between the two on eu-020).
+  // table cells start with a capital, a digit or a sign (0.4 sits between the two on real pages).
   // A block whose cells are mostly figures is a table whatever case its labels take ("age",
   // "weekly wage" beside columns of estimates): prose cut at its spaces leaves few figures.
   const texts = cells.map(textOf).filter((t) => /^\p{L}/u.test(t));

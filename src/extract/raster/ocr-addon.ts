@@ -31,7 +31,7 @@ export const ADDON_PATH = '../../../native/build/Release/tablemill_ocr.node';
 /**
  * Tesseract's own diagnostics (tprintf: "Mean= 0.00", "Detected 25 diacritics", "Warning: guessing
  * pitch…") go to /dev/null instead of the service's stderr, where they read as errors of ours
- * (ICDAR eu-004 page 11 printed a dozen such lines). The parameter is process-wide in libtesseract.
+ * (a report page can print a dozen such lines). The parameter is process-wide in libtesseract.
  */
 const ADDON_PARAMETERS: Record<string, string> = { ...ENGINE_PARAMETERS, debug_file: '/dev/null' };
 
