@@ -10,7 +10,8 @@
  * from a keep-alive node:http loop. `--client=node` forces the latter.
  *
  * Flags, as --name=value (bench/run.ts reads bare words as benchmark names): --runs=3, --seconds=3
- * per run, --concurrency=8, --docs=100000, --client=wrk|node.
+ * per run, --concurrency=8, --docs=100000, --client=wrk|node, --rate-limits (the service's default
+ * limiter on, each request counted, with a per-key status limit high enough that none is refused).
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -125,7 +126,8 @@ export async function run(args: string[]): Promise<void> {
   const clientName = ci ? ci.slice('--client='.length) : existsSync(WRK) ? 'wrk' : 'node';
   const measure = clientName === 'wrk' ? loadWrk : load;
   const dir = mkdtempSync(join(tmpdir(), 'tm-bench-status-'));
-  const env = { TABLEMILL_DATA_DIR: dir, TABLEMILL_RATE_LIMITS: '0' };
+  const limited = args.includes('--rate-limits');
+  const env = { TABLEMILL_DATA_DIR: dir, TABLEMILL_RATE_LIMITS: limited ? '1' : '0', TABLEMILL_RATE_LIMIT_STATUS: '1000000' };
   try {
     const config = loadConfig(env);
     const store = await openStore(config);
@@ -170,7 +172,7 @@ export async function run(args: string[]): Promise<void> {
         }
       }
 
-      console.log(`client ${clientName}, concurrency ${concurrency}, ${runs} runs × ${seconds} s each, medians:`);
+      console.log(`client ${clientName}, concurrency ${concurrency}, rate limits ${limited ? 'on' : 'off'}, ${runs} runs × ${seconds} s each, medians:`);
       console.log('target'.padEnd(40), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'req/s'.padStart(9), 'errors'.padStart(7), 'CPU µs/req'.padStart(11));
       const med = new Map<string, RunResult>();
       for (const [name, rs] of results) {

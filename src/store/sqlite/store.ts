@@ -14,7 +14,7 @@ import type { RateLimitCounters } from '../rate-limits.js';
 import type { Account, ApiKeyRow, BatchEvent, BatchRecount, BatchRow, ClaimedDocument, DocumentOutcome, DocumentResultRow, DocumentRow, KeyAuth, NewDocument, Page, Store, SubmitOptions } from '../types.js';
 import * as accounts from './accounts.js';
 import * as batches from './batches.js';
-import { BatchRowCache } from './batch-cache.js';
+import { BatchRowCache, batchWrites, watchBatchWrites } from './batch-cache.js';
 import { migrateDatabase, openDatabase, type Db } from './db.js';
 import * as documents from './documents.js';
 import * as events from './events.js';
@@ -121,8 +121,7 @@ export class SqliteStore implements Store {
     // (`tablemill keys revoke`) may have changed what this process's caches hold.
     const dataVersion = this.db.prepare('PRAGMA data_version').pluck();
     this.changes = signals.changes.withEpoch(turnMemo(() => dataVersion.get() as number));
-    const totalChanges = this.db.prepare('SELECT total_changes()').pluck();
-    this.batchRows = new BatchRowCache(this.changes.epoch, () => totalChanges.get() as number);
+    this.batchRows = new BatchRowCache(this.changes.epoch, batchWrites(this.db));
     this.webhooks = new SqliteWebhookStore(this.db, this.changes);
     this.idempotency = new SqliteIdempotencyStore(this.db);
     this.rateLimits = sqliteRateLimits(this.db);
@@ -166,6 +165,7 @@ export class SqliteStore implements Store {
 
   async migrate(): Promise<void> {
     migrateDatabase(this.db);
+    watchBatchWrites(this.db);
   }
 
   async ping(): Promise<void> {
