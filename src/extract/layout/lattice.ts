@@ -276,11 +276,16 @@ function virtualRows(comp: { h: Ruling[]; v: Ruling[] }, words: Word[]): Ruling[
     const band = words.filter((w) => { const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2; return cy > ys[r] && cy < ys[r + 1] && cx > xs[0] && cx < xs[xs.length - 1]; });
     const lines = textLines(band);
     if (lines.length < 3) continue;
-    let tall = 0;
+    let tall = 0, most = 0;
     for (let c = 0; c + 1 < xs.length; c++) {
       const n = lines.filter((l) => l.words.some((w) => (w.x0 + w.x1) / 2 > xs[c] && (w.x0 + w.x1) / 2 < xs[c + 1])).length;
       if (n >= 3) tall++;
+      most = Math.max(most, n);
     }
+    // Rows each line of a band is one of are level across the columns, so some column holds a
+    // line at every row's height. Columns whose lines fall between one another's (cells of one,
+    // two and three lines, each set in the middle of its ruled row) hold one cell each.
+    if (lines.length >= 1.5 * most) continue;
     // Data rows, not a wrapped header: most lines of the band carry a number, or the band lies
     // under a ruled header band and holds more lines than a header cell wraps to, most of them
     // with text in two columns or more (a list of names and places).

@@ -92,6 +92,29 @@ describe('lattice tables', () => {
     expect(g.find((r) => r[0] === 'Total')).toEqual(['Total', '1,108,659', '1,062,885']);
     expect(g).toHaveLength(6);
   });
+
+  it('keeps a ruled row of cells of one, two and three lines, each set in the middle of the row, as one row', async () => {
+    const bytes = await makePdf((page, font) => {
+      // Every row ruled; in each a one-line name, a two-line approval and two three-line permits, centred.
+      for (const y of [380, 360, 300, 240]) page.drawLine({ start: { x: 20, y }, end: { x: 380, y }, thickness: 0.75 });
+      for (const x of [20, 90, 170, 280, 380]) page.drawLine({ start: { x, y: 380 }, end: { x, y: 240 }, thickness: 0.75 });
+      drawRows(page, font, [['Project', 'Approval', 'Works permit', 'Land permit']], [25, 95, 175, 285], 366, 10, 9);
+      for (const [r, name] of ['Accelerator', 'Incubator'].entries()) {
+        const mid = 327 - 60 * r;
+        drawRows(page, font, [[name]], [25], mid, 12, 9);
+        drawRows(page, font, [['', 'Plan 2009'], ['', 'No. 6']], [25, 95], mid + 6, 12, 9);
+        drawRows(page, font, [['', '', 'Works 3201052009', 'Land 2009'], ['', '', '2010 No. 371', 'No. 10651'], ['', '', '11016', '10652']], [25, 95, 175, 285], mid + 12, 12, 9);
+      }
+    });
+    const [layout] = await layouts(bytes);
+    const tables = detectTables(layout);
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])).toEqual([
+      ['Project', 'Approval', 'Works permit', 'Land permit'],
+      ['Accelerator', 'Plan 2009 No. 6', 'Works 3201052009 2010 No. 371 11016', 'Land 2009 No. 10651 10652'],
+      ['Incubator', 'Plan 2009 No. 6', 'Works 3201052009 2010 No. 371 11016', 'Land 2009 No. 10651 10652'],
+    ]);
+  });
 });
 
 describe('a header over a ruled body', () => {
