@@ -14,6 +14,7 @@ import { streamTable } from './stream.js';
 import { isNumeric } from './grid.js';
 import { withHeaderAbove } from './header.js';
 import { withMisreadsRight } from './misreads.js';
+import { withRuledSections } from './sections.js';
 
 export { stitchTables } from './stitch.js';
 
@@ -46,9 +47,10 @@ export function detectTables(layout: PageLayout): Table[] {
 /** Tables of upright text: lattice grids first, then stream tables in the text they leave. */
 function uprightTables(layout: PageLayout): Table[] {
   layout = { ...layout, words: withoutLeaders(layout.words) };
-  const lattice = latticeInPoints(layout);
   // Rotated words (axis titles of charts, vertical column labels) are not rows of a stream table.
-  const rest = withSignsJoined(layout.words.filter((w) => !lattice.some((t) => inside(w, t.box)) && !rotated(w)));
+  const upright = withSignsJoined(layout.words.filter((w) => !rotated(w)));
+  const lattice = withRuledSections(layout, latticeInPoints(layout), upright);
+  const rest = upright.filter((w) => !lattice.some((t) => inside(w, t.box)));
   // A chart's frame and grid lines make a lattice of its labels; its curves, inside the frame,
   // cover less of it than labels around a figure do.
   const tables = lattice.flatMap((t) => (t.table && (!inFigure(t.table.bbox, layout.figures, LATTICE_FIGURE_SHARE) || figuresGrid(t.table, layout.words)) && !chartMarks(t.table, layout.words) ? [t.table] : []));

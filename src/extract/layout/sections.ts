@@ -1,0 +1,61 @@
+/**
+ * A table whose groups of rows are ruled as grids of their own, the rows between them unruled
+ * (a total over its parts, a heading row): the grids are sections of one table. A stream block
+ * over the page's upright text that holds two such grids or more is that table, one table in
+ * place of its pieces; its words are claimed as a grid's are.
+ */
+import type { BBox, PageLayout, Table, Word } from '../types.js';
+import { textLines } from './lines.js';
+import { tableBlocks } from './blocks.js';
+import { streamTable } from './stream.js';
+import { mergeRulings } from './rulings.js';
+import { isNumeric } from './grid.js';
+
+type Grid = { table: Table | null; box: BBox };
+
+/** Ruled grids that are sections of one longer table: this many or more in one block of rows. */
+const MIN_SECTIONS = 2;
+/** Rules of two grids at the same x within this (points) are one column rule. */
+const SAME_RULE_PT = 3;
+/** A row between two sections holds this many figures or more right of their first column rule. */
+const ROW_FIGURES = 2;
+
+/** The page's grids, with those that are sections of one table (see the file comment) replaced by it; `words`: the upright words. */
+export function withRuledSections(layout: PageLayout, grids: Grid[], words: Word[]): Grid[] {
+  if (grids.filter((g) => g.table).length < MIN_SECTIONS) return grids;
+  let out = grids;
+  for (const block of tableBlocks(textLines(words))) {
+    const y0 = block[0].y0, y1 = block[block.length - 1].y1;
+    const x0 = Math.min(...block.map((l) => l.x0)), x1 = Math.max(...block.map((l) => l.x1));
+    const held = out.filter((g) => g.table && (g.box[1] + g.box[3]) / 2 > y0 && (g.box[1] + g.box[3]) / 2 < y1 && g.box[0] < x1 && g.box[2] > x0);
+    if (held.length < MIN_SECTIONS || !sections(held, layout, words)) continue;
+    const t = streamTable(layout.page, block);
+    if (t) out = [...out.filter((g) => !held.includes(g)), { table: t, box: t.bbox }];
+  }
+  return out;
+}
+
+/**
+ * Grids that are sections of one table: each after the first has no header of its own (its
+ * first row holds figures), and between two of them stand rows of the table that keep to the
+ * columns both grids rule (no word across a shared rule), one of them with figures right of
+ * the first such rule. Separate tables have headers of their own, and the captions and prose
+ * between them run across the columns.
+ */
+function sections(grids: Grid[], layout: PageLayout, words: Word[]): boolean {
+  const sorted = [...grids].sort((a, b) => a.box[1] - b.box[1]);
+  if (sorted.slice(1).some((g) => g.table!.header_rows > 0)) return false;
+  const tol = SAME_RULE_PT * (layout.unitsPerPoint ?? 1);
+  const verticals = mergeRulings(layout.rulings).v;
+  const inner = (b: BBox) => verticals.filter((v) => v.x0 > b[0] + tol && v.x0 < b[2] - tol && v.y1 > b[1] && v.y0 < b[3]).map((v) => v.x0);
+  return sorted.slice(1).every((b, i) => {
+    const a = sorted[i];
+    const below = inner(b.box);
+    const shared = inner(a.box).filter((x) => below.some((y) => Math.abs(x - y) <= tol));
+    if (b.box[1] < a.box[3] - tol || shared.length === 0) return false;
+    const between = words.filter((w) => (w.y0 + w.y1) / 2 > a.box[3] && (w.y0 + w.y1) / 2 < b.box[1]);
+    if (between.some((w) => shared.some((x) => w.x0 < x - tol && w.x1 > x + tol))) return false;
+    const first = Math.min(...shared);
+    return textLines(between).some((l) => l.words.filter((w) => isNumeric(w.text) && w.x0 > first).length >= ROW_FIGURES);
+  });
+}
