@@ -188,6 +188,11 @@ function trim(block: TextLine[]): TextLine[] {
   while (b > a && block[b - 1].chunks.length === 1 && (b - 2 < a || loose(block[b - 1].y0 - block[b - 2].y1))) b--;
   // Leading single lines starting left of every column but the first are titles, not headers.
   const firstMulti = block.findIndex((l) => l.chunks.length >= 2);
-  while (a < firstMulti && block[a].chunks.length === 1 && block[a].x0 < block[firstMulti].chunks[1].x0 - size && block[a].x1 > block[firstMulti].chunks[0].x1 + size) a++;
+  // The first line of a row label wrapped onto the row's line ("Gross profit margin" over "of  10.7
+  // 12.8") is no title: the label goes on under it in lower case, and it stays left of the row's
+  // second cell.
+  const wraps = (l: TextLine, next: TextLine) =>
+    next === block[firstMulti] && /^\p{Ll}/u.test(next.chunks[0].text) && next.chunks[0].x0 >= l.x0 - 0.5 * size && next.chunks[0].x0 < l.x1 && l.x1 < next.chunks[1].x0;
+  while (a < firstMulti && block[a].chunks.length === 1 && block[a].x0 < block[firstMulti].chunks[1].x0 - size && block[a].x1 > block[firstMulti].chunks[0].x1 + size && !wraps(block[a], block[a + 1])) a++;
   return block.slice(a, b);
 }

@@ -67,4 +67,14 @@ describe('header rows above a table', () => {
     expect(tables).toHaveLength(1);
     expect(grid(tables[0])).toEqual(BODY);
   });
+
+  it('keeps the first line of a wrapped row label that stands over the row', async () => {
+    const bytes = await makePdf((page, font) => {
+      page.drawText('Gross profit margin', { x: 60, y: 500, size: 10, font });
+      drawRows(page, font, [['  of products', '10.7', '12.8', '22.9'], ['Net margin', '4.1', '13.7', '9.2'], ['Other margin', '1.1', '3.7', '2.2']], COLS, 486, 14);
+    }, { width: 520, height: 600 });
+    const tables = detectTables((await layouts(bytes))[0]);
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0]).map((r) => r[0]).join(' ')).toContain('Gross profit margin');
+  });
 });
