@@ -4,7 +4,8 @@
  * wider gap than the rows' own. A line just above a table whose pieces each sit over the table's
  * columns, covering most of them, is the table's header row; the line above that, too, when it
  * does the same (a header group over its columns). Pieces count, not columns: a caption's label and
- * title ("表 5-18:  …", read as "R518:") stand over two of six columns.
+ * title ("表 5-18:  …", read as "R518:") stand over two of six columns. A header of several
+ * lines set further apart, read as a table of its own, joins the table under it too.
  */
 import type { BBox, Cell, Table } from '../types.js';
 import { median, type Chunk, type TextLine } from './lines.js';
@@ -28,7 +29,7 @@ function columnRanges(t: Table): ([number, number] | null)[] {
 }
 
 /** The columns a piece of the header stands over: those it overlaps much, or the nearest. */
-function columnsOf(chunk: Chunk, ranges: ([number, number] | null)[]): number[] {
+function columnsOf(chunk: Pick<Chunk, 'x0' | 'x1'>, ranges: ([number, number] | null)[]): number[] {
   const width = chunk.x1 - chunk.x0;
   const over: number[] = [];
   ranges.forEach((r, c) => {
@@ -86,6 +87,72 @@ export function withHeaderAbove(t: Table, lines: TextLine[], used: Set<TextLine>
     table = prependRow(table, cells);
     used.add(line);
     top = line.y0;
+  }
+  return table;
+}
+
+/** A heading over no column's cells stands over the column whose middle is this near (× font size) to its own. */
+const NEAR_EM = 2;
+
+function nearestColumn(b: BBox, ranges: ([number, number] | null)[], within: number): number[] {
+  const mid = (b[0] + b[2]) / 2;
+  let best = -1, d = Infinity;
+  ranges.forEach((r, c) => {
+    const e = r ? Math.abs((r[0] + r[1]) / 2 - mid) : Infinity;
+    if (e < d) { d = e; best = c; }
+  });
+  return d <= within ? [best] : [];
+}
+
+/** A header table stands at most this far (× font size) above the table it heads… */
+const HEADER_TABLE_GAP_EM = 4;
+/** …and has at most this many rows (a header group, its headings, years, units). */
+const HEADER_TABLE_ROWS = 6;
+
+/**
+ * A header set further apart from its rows than a blank line, read as a table of its own: a
+ * table of headings over the figure columns of the table right under it, none over its stub (the
+ * row labels), nothing between them. A table of its own has labels of its own. `tables`: the
+ * page's tables; `lines`: the text lines no table holds. Each header table found is put on top
+ * of the table it heads, its rows as header rows, its cells over the columns they stand over.
+ */
+export function withHeaderTables(tables: Table[], lines: TextLine[]): Table[] {
+  const sorted = [...tables].sort((a, b) => a.bbox[1] - b.bbox[1]);
+  const out: Table[] = [];
+  for (const t of sorted) {
+    const h = out[out.length - 1];
+    const joined = h && headerTable(h, t, tables, lines);
+    if (joined) out[out.length - 1] = joined;
+    else out.push(t);
+  }
+  return out;
+}
+
+function headerTable(h: Table, t: Table, tables: Table[], lines: TextLine[]): Table | null {
+  if (h.n_rows > HEADER_TABLE_ROWS || t.n_cols < 2) return null;
+  const ranges = columnRanges(t);
+  const stub = ranges[0];
+  if (!stub) return null;
+  // Dashes' boxes are a stroke high: the size is read from cells of letters and figures.
+  const size = median(t.cells.filter((c) => /[\p{L}\p{N}]/u.test(c.text)).map((c) => c.bbox[3] - c.bbox[1])) || 10;
+  const gap = t.bbox[1] - h.bbox[3];
+  if (gap < -0.5 * size || gap > HEADER_TABLE_GAP_EM * size) return null;
+  if (h.bbox[0] <= stub[1] || h.bbox[2] > t.bbox[2] + SIDE_EM * size) return null;
+  const between = (b: BBox) => b[1] >= h.bbox[3] - 0.2 * size && b[3] <= t.bbox[1] + 0.2 * size && b[0] < t.bbox[2] && b[2] > t.bbox[0];
+  if (lines.some((l) => between([l.x0, l.y0, l.x1, l.y1])) || tables.some((o) => o !== h && o !== t && between(o.bbox))) return null;
+  let table = t;
+  for (let r = h.n_rows - 1; r >= 0; r--) {
+    const cells: Cell[] = [];
+    for (const c of h.cells.filter((x) => x.row === r && x.text.trim() !== '')) {
+      const cols = columnsOf({ x0: c.bbox[0], x1: c.bbox[2] }, ranges);
+      // A heading wider than its right-aligned figures ("2015" over "10.7") may overlap none.
+      if (cols.length === 0) cols.push(...nearestColumn(c.bbox, ranges, NEAR_EM * size));
+      if (cols.length === 0 || cols[0] === 0) return null;
+      const col = cols[0], span = cols[cols.length - 1] - col + 1;
+      if (cells.some((x) => x.col + x.col_span > col && col + span > x.col)) return null;
+      cells.push({ ...c, row: 0, col, col_span: span, row_span: 1 });
+    }
+    if (cells.length) table = prependRow(table, cells);
   }
   return table;
 }

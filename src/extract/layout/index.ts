@@ -12,7 +12,7 @@ import { median, textLines, type TextLine } from './lines.js';
 import { tableBlocks } from './blocks.js';
 import { streamTable } from './stream.js';
 import { isNumeric } from './grid.js';
-import { withHeaderAbove } from './header.js';
+import { withHeaderAbove, withHeaderTables } from './header.js';
 import { withMisreadsRight } from './misreads.js';
 import { withRuledSections } from './sections.js';
 
@@ -62,7 +62,7 @@ function uprightTables(layout: PageLayout): Table[] {
   const claimed = [...lattice.map((t) => t.box), ...tables.map((t) => t.bbox)];
   const left = textLines(rest.filter((w) => !claimed.some((b) => inside(w, b))));
   const used = new Set<TextLine>();
-  return tables.map((t) => withHeaderAbove(t, left, used));
+  return withHeaderTables(tables, left).map((t) => withHeaderAbove(t, left, used));
 }
 
 /**

@@ -68,6 +68,20 @@ describe('header rows above a table', () => {
     expect(grid(tables[0])).toEqual(BODY);
   });
 
+  it('puts a header of several lines set well above the rows, over the figure columns only, on top of its table', async () => {
+    const bytes = await makePdf((page, font) => {
+      drawRows(page, font, [['', 'Years ended', '', 'Interim'], ['', '2016', '2017', '2018'], ['', '', '(in thousands)', '']], COLS, 520, 12);
+      // Further between the header and the rows than two blank rows.
+      drawRows(page, font, [['Interest income', '99', '3,508', '2,406'], ['Grants', '88', '146', '127'], ['Total', '187', '3,654', '2,533']], COLS, 451, 12);
+    }, { width: 520, height: 600 });
+    const tables = detectTables((await layouts(bytes))[0]);
+    expect(tables).toHaveLength(1);
+    const g = grid(tables[0]);
+    expect(g.slice(-3)).toEqual([['Interest income', '99', '3,508', '2,406'], ['Grants', '88', '146', '127'], ['Total', '187', '3,654', '2,533']]);
+    expect(g.find((r) => r.includes('2016'))).toEqual(['', '2016', '2017', '2018']);
+    expect(tables[0].header_rows).toBe(g.length - 3);
+  });
+
   it('keeps the first line of a wrapped row label that stands over the row', async () => {
     const bytes = await makePdf((page, font) => {
       page.drawText('Gross profit margin', { x: 60, y: 500, size: 10, font });
