@@ -172,6 +172,28 @@ function rangeGoesOn(prev: Row, row: Row, typical: number): boolean {
   return above.filter((p) => OPEN_RANGE.test(textOf(p!).trim())).length >= Math.max(1, row.cells.length / 2);
 }
 
+/** A cell's text that breaks off mid-phrase: after a comma, a hyphen, an open bracket or a joining word. */
+const BREAKS_OFF = /([,&/(]|\p{L}-|\b(and|or|of|the|in|for|with|to|by|on|at|from|a|an))$/iu;
+const OPEN_BRACKET = (t: string) => (t.match(/\(/g)?.length ?? 0) > (t.match(/\)/g)?.length ?? 0);
+
+/**
+ * A line of wrapped cells' second lines ("lymphoma" under "Solid tumors and", "inhibitor)" under
+ * "Combo (with a PARP"): each of its cells goes on in the column and span of a cell of the row
+ * above, reads no figure, and goes on a phrase (starts in lower case, or the cell above breaks
+ * off mid-phrase); set at the block's usual spacing or closer. A label ending in a colon
+ * introduces the rows under it.
+ */
+function wrapsOn(prev: Row, row: Row, typical: number): boolean {
+  if (row.heading || prev.heading || row.cells.length === 0 || row.y0 - prev.y1 > typical + 0.2 * row.size) return false;
+  return row.cells.every((c) => {
+    const above = prev.cells.find((p) => p.col === c.col && p.span === c.span);
+    if (!above) return false;
+    const text = textOf(c).trim(), over = textOf(above).trim();
+    if (isFigure(text) || isFigure(over) || /:$/.test(text)) return false;
+    return /^\p{Ll}/u.test(text) || BREAKS_OFF.test(over) || OPEN_BRACKET(over);
+  });
+}
+
 /**
  * Folds continuation lines into the row above: a line with nothing in the numeric columns whose
  * cells continue cells of the row above (same column and span), set no further apart than the
@@ -187,7 +209,7 @@ function rangeGoesOn(prev: Row, row: Row, typical: number): boolean {
  * spacing is read between baselines (OCR's word boxes are uneven), the usual gap between boxes
  * only for the figure columns' own rules.
  */
-function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
+function foldContinuations(rows: Row[], numeric: Set<number>, wraps = true): Row[] {
   // The space around a heading row is a section's, not a row's.
   const between = (gap: (a: Row, b: Row) => number) => rows.slice(1).flatMap((r, i) => (r.heading || rows[i].heading ? [] : [gap(rows[i], r)]));
   const boxGap = (a: Row, b: Row) => b.y0 - a.y1;
@@ -220,13 +242,15 @@ function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
       out.push(copyRow(row));
       return;
     }
-    if (prev && rangeGoesOn(prev, row, typical)) {
+    if (prev && (rangeGoesOn(prev, row, typical) || (wraps && wrapsOn(prev, row, typical)))) {
       for (const c of row.cells) addCell(prev, c);
       extend(prev, row);
       return;
     }
+    // A label ending in a colon ("Earnings per share:") introduces the rows under it.
+    const introduces = row.cells.some((c) => /:$/.test(textOf(c).trim()));
     // Lines that overlap (a chart's labels between its ticks) are not lines of one cell.
-    if (prev && apart && lineGap(prev, row) <= tight + LINE_GAP_EM * size && lineGap(prev, row) > -0.1 * size) {
+    if (prev && !introduces && apart && lineGap(prev, row) <= tight + LINE_GAP_EM * size && lineGap(prev, row) > -0.1 * size) {
       // A line of figures only is a row (the first under the header), as is a figure under a
       // figure of the row above.
       const figure = (c: RowCell) => isFigure(textOf(c));
@@ -246,7 +270,7 @@ function foldContinuations(rows: Row[], numeric: Set<number>): Row[] {
       // A header cell of two lines ("Amount / 2025") is set tighter than the rows below it: its
       // second line continues it even when it reads as a number.
       const headerLine = out.length === 1 && !prev.cells.some((c) => isNumeric(textOf(c))) && gap < typical - 0.25 * row.size;
-      if (continues && (headerLine || (noNumbers && gap <= typical + 0.2 * row.size))) {
+      if (continues && !introduces && (headerLine || (noNumbers && gap <= typical + 0.2 * row.size))) {
         for (const c of row.cells) prev.cells.find((p) => p.col === c.col && p.span === c.span)!.words.push(...c.words);
         extend(prev, row);
         return;
@@ -431,14 +455,17 @@ export function streamTable(page: number, block: TextLine[]): Table | null {
   // A chart's ticks are told from its line spacing before lines are folded into rows.
   if (isChart(raw, cols.length)) return null;
   const usedBy = (rs: Row[]) => [...new Set(rs.flatMap((r) => r.cells.flatMap((c) => Array.from({ length: c.span }, (_, k) => c.col + k))))].sort((a, b) => a - b);
-  const folded = foldContinuations(raw, numeric);
-  const rows = withoutProseSides(folded, usedBy(raw));
-  // Columns nobody uses (a gutter artefact) are dropped.
-  const used = usedBy(rows);
+  // Whether the block is a table is read before wrapped cells' lines are folded: prose, cut
+  // at its spaces, starts its pieces in lower case, which are what that fold takes in.
+  const folded = foldContinuations(raw, numeric, false);
+  const plain = withoutProseSides(folded, usedBy(raw));
   // Beside running prose, text without figures is the page's other column of text (the other
   // language's paragraphs on a page set in two), not a table.
-  if (rows !== folded && !used.some((c) => numeric.has(c))) return null;
-  if (!looksLikeTable(rows, used.length)) return null;
+  if (plain !== folded && !usedBy(plain).some((c) => numeric.has(c))) return null;
+  if (!looksLikeTable(plain, usedBy(plain).length)) return null;
+  const rows = withoutProseSides(foldContinuations(raw, numeric), usedBy(raw));
+  // Columns nobody uses (a gutter artefact) are dropped.
+  const used = usedBy(rows);
   const remap = new Map(used.map((c, i) => [c, i]));
   const colEdges = [...used.map((c) => cols[c][0]), cols[used[used.length - 1]][1]];
   const rowEdges = [...rows.map((r) => r.y0), rows[rows.length - 1].y1];

@@ -135,4 +135,43 @@ describe('rows of page images', () => {
       ['', '1%', '1%', '1%'],
     ]);
   });
+
+  it('a wrapped cell\'s next line, going on in lower case or after an open bracket or a joining word, is part of its row in a table of words', () => {
+    const words = [
+      ...line(100, [[40, 'Indication'], [200, 'Therapy'], [400, 'Sites'], [520, 'Trial']]),
+      ...line(114, [[40, 'Solid tumors and'], [200, 'Combo (with a PARP'], [400, 'China'], [520, 'NCT0331']]),
+      ...line(128, [[40, 'lymphoma'], [200, 'inhibitor)']]),
+      ...line(142, [[40, 'Gastric cancer'], [200, 'Mono'], [400, 'Australia and'], [520, 'NCT0359']]),
+      ...line(156, [[400, 'China']]),
+      ...line(170, [[40, 'Stage III NSCLC'], [200, 'Mono'], [400, 'China'], [520, 'NCT0372']]),
+      ...line(184, [[40, 'Hepatocellular'], [200, 'Combo'], [400, 'China'], [520, 'NCT0378']]),
+    ];
+    const tables = detectTables(page(words));
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])).toEqual([
+      ['Indication', 'Therapy', 'Sites', 'Trial'],
+      ['Solid tumors and lymphoma', 'Combo (with a PARP inhibitor)', 'China', 'NCT0331'],
+      ['Gastric cancer', 'Mono', 'Australia and China', 'NCT0359'],
+      ['Stage III NSCLC', 'Mono', 'China', 'NCT0372'],
+      ['Hepatocellular', 'Combo', 'China', 'NCT0378'],
+    ]);
+  });
+
+  it('a label ending in a colon under a row of figures introduces the rows under it, where rows stand apart', () => {
+    const words = [
+      ...line(100, [[300, '2014'], [400, '2013'], [500, '2012']]),
+      ...line(124, [[40, 'Net sales'], [300, '182,795'], [400, '170,910'], [500, '156,508']]),
+      ...line(137, [[40, 'Net income'], [300, '39,510'], [400, '37,037'], [500, '41,733']]),
+      ...line(150, [[40, 'Earnings per share:']]),
+      ...line(163, [[60, 'Basic'], [300, '6.49'], [400, '5.72'], [500, '6.38']]),
+      ...line(176, [[60, 'Diluted'], [300, '6.45'], [400, '5.68'], [500, '6.31']]),
+      ...line(202, [[40, 'Total assets'], [300, '231,839'], [400, '207,000'], [500, '176,064']]),
+      ...line(215, [[40, 'Long-term debt'], [300, '28,987'], [400, '16,960'], [500, '0']]),
+      ...line(241, [[40, 'Total equity'], [300, '111,547'], [400, '123,549'], [500, '118,210']]),
+    ];
+    const tables = detectTables(page(words));
+    expect(tables).toHaveLength(1);
+    const g = grid(tables[0]);
+    expect(g.map((r) => r[0])).toEqual(['', 'Net sales', 'Net income', 'Earnings per share:', 'Basic', 'Diluted', 'Total assets', 'Long-term debt', 'Total equity']);
+  });
 });
