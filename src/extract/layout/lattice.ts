@@ -6,7 +6,7 @@
 import type { BBox, Ruling, Table, Word } from '../types.js';
 import type { Rulings } from './rulings.js';
 import { buildTable, compactGrid, isFigure, isNumeric, type PlacedCell } from './grid.js';
-import { median, textLines, type TextLine } from './lines.js';
+import { breaksOff, median, textLines, type TextLine } from './lines.js';
 import { findColumns } from './columns.js';
 
 /** Lines within this distance (page units) touch: pens overshoot or stop short by ~1–2 pt. */
@@ -263,6 +263,18 @@ function splitUnruledRows(groups: Group[], ys: number[]): Group[] {
 const MAX_HEADER_LINES = 5;
 /** A rule over this share of the grid's width ends a band of rows. */
 const ACROSS_SHARE = 0.5;
+/**
+ * A line of wrapped labels' next lines ("investments held for trading" under "Net realized and
+ * unrealized gain on"): no figure, and in each column it holds text, the line above holds text
+ * that breaks off mid-phrase. (A lower-case start is no sign here: OCR reads state codes and
+ * leaders in lower case.)
+ */
+function wrapsOn(above: TextLine, line: TextLine, xs: number[]): boolean {
+  if (line.words.some((w) => isFigure(w.text))) return false;
+  const textIn = (l: TextLine, c: number) => l.words.filter((w) => (w.x0 + w.x1) / 2 > xs[c] && (w.x0 + w.x1) / 2 < xs[c + 1]).map((w) => w.text).join(' ');
+  const cols = xs.slice(1).map((_, c) => c).filter((c) => textIn(line, c) !== '');
+  return cols.length > 0 && cols.every((c) => textIn(above, c) !== '' && !isFigure(textIn(above, c)) && breaksOff(textIn(above, c)));
+}
 
 function virtualRows(comp: { h: Ruling[]; v: Ruling[] }, words: Word[]): Ruling[] {
   const xs = cluster([...comp.v.map((l) => l.x0), Math.min(...comp.h.map((l) => l.x0)), Math.max(...comp.h.map((l) => l.x1))]);
@@ -302,6 +314,7 @@ function virtualRows(comp: { h: Ruling[]; v: Ruling[] }, words: Word[]): Ruling[
       const y = (lines[k - 1].y1 + lines[k].y0) / 2;
       if (lines[k].y0 < lines[k - 1].y1 && (k < first || first < 0)) continue;
       if (y <= (lines[k - 1].y0 + lines[k - 1].y1) / 2 || y >= (lines[k].y0 + lines[k].y1) / 2) continue;
+      if (wrapsOn(lines[k - 1], lines[k], xs)) continue;
       out.push({ x0: xs[0], y0: y, x1: xs[xs.length - 1], y1: y });
     }
   }

@@ -137,6 +137,18 @@ export function textLines(words: Word[]): TextLine[] {
     .sort((a, b) => a.y0 - b.y0);
 }
 
+/** A cell's text that breaks off mid-phrase: after a comma, a hyphen, an open bracket or a joining word. */
+const BREAKS_OFF = /([,&/(]|\p{L}-|\b(and|or|of|the|in|for|with|to|by|on|at|from|a|an))$/iu;
+const openBracket = (t: string) => (t.match(/\(/g)?.length ?? 0) > (t.match(/\)/g)?.length ?? 0);
+
+/** Whether a cell's line breaks off mid-phrase, so the line under it goes on with it. */
+export const breaksOff = (upper: string) => BREAKS_OFF.test(upper.trim()) || openBracket(upper);
+
+/** Whether `lower`, a cell's next line, goes on the phrase `upper`: it starts in lower case, or `upper` breaks off. */
+export function goesOnFrom(upper: string, lower: string): boolean {
+  return /^\p{Ll}/u.test(lower.trim()) || breaksOff(upper);
+}
+
 /** Cell text: words grouped into lines, joined by spaces, lines by newlines. */
 export function cellText(words: Word[]): string {
   return textLines(words)

@@ -7,7 +7,7 @@
  */
 import type { Table, Word } from '../types.js';
 import { buildTable, isFigure, isNumeric, type PlacedCell } from './grid.js';
-import { median, type TextLine } from './lines.js';
+import { goesOnFrom, median, type TextLine } from './lines.js';
 import { findColumns, type Columns } from './columns.js';
 
 /** Cells averaging more words than this are prose in columns (a two-column page), not a table. */
@@ -172,9 +172,6 @@ function rangeGoesOn(prev: Row, row: Row, typical: number): boolean {
   return above.filter((p) => OPEN_RANGE.test(textOf(p!).trim())).length >= Math.max(1, row.cells.length / 2);
 }
 
-/** A cell's text that breaks off mid-phrase: after a comma, a hyphen, an open bracket or a joining word. */
-const BREAKS_OFF = /([,&/(]|\p{L}-|\b(and|or|of|the|in|for|with|to|by|on|at|from|a|an))$/iu;
-const OPEN_BRACKET = (t: string) => (t.match(/\(/g)?.length ?? 0) > (t.match(/\)/g)?.length ?? 0);
 
 /**
  * A line of wrapped cells' second lines ("lymphoma" under "Solid tumors and", "inhibitor)" under
@@ -190,7 +187,7 @@ function wrapsOn(prev: Row, row: Row, typical: number): boolean {
     if (!above) return false;
     const text = textOf(c).trim(), over = textOf(above).trim();
     if (isFigure(text) || isFigure(over) || /:$/.test(text)) return false;
-    return /^\p{Ll}/u.test(text) || BREAKS_OFF.test(over) || OPEN_BRACKET(over);
+    return goesOnFrom(over, text);
   });
 }
 

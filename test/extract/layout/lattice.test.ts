@@ -75,6 +75,22 @@ describe('lattice tables', () => {
     expect(g[7]).toEqual(['Fort Irwin', 'CA', 'Barstow']);
   });
 
+  it('keeps a label\'s wrapped line that goes on after a joining word in its row, in a band of unruled rows', async () => {
+    const bytes = await makePdf((page, font) => {
+      for (const y of [400, 380, 280]) page.drawLine({ start: { x: 50, y }, end: { x: 450, y }, thickness: 0.75 });
+      for (const x of [50, 300, 380, 450]) page.drawLine({ start: { x, y: 400 }, end: { x, y: 280 }, thickness: 0.75 });
+      drawRows(page, font, [['HK$\'000', '2016', '2015'], ['Revenue', '2,589,221', '2,516,802'], ['Gross profit', '759,861', '786,135'],
+        ['Net realized and unrealized gain on', '8,791', '3,257'], ['investments held for trading', '', ''], ['Finance costs', '(117,564)', '(97,590)'],
+        ['Profit before income tax', '456,891', '518,075']], [55, 305, 385], 386, 14, 9);
+    }, { width: 500 });
+    const [layout] = await layouts(bytes);
+    const tables = detectTables(layout);
+    expect(tables).toHaveLength(1);
+    const g = grid(tables[0]);
+    expect(g.map((r) => r[0])).toEqual(["HK$'000", 'Revenue', 'Gross profit', 'Net realized and unrealized gain on investments held for trading', 'Finance costs', 'Profit before income tax']);
+    expect(g[3]).toEqual(['Net realized and unrealized gain on investments held for trading', '8,791', '3,257']);
+  });
+
   it('makes rows from tightly set lines of figures in a band that short rules cross (a subtotal underlined)', async () => {
     const bytes = await makePdf((page, font) => {
       // A frame, a rule under the header, column rules; a short rule under one figure only.
