@@ -276,6 +276,19 @@ function wrapsOn(above: TextLine, line: TextLine, xs: number[]): boolean {
   return cols.length > 0 && cols.every((c) => textIn(above, c) !== '' && !isFigure(textIn(above, c)) && breaksOff(textIn(above, c)));
 }
 
+/** Rows in a band: some column has lines at this share of the band's line heights or more. */
+const ROW_LEVELS_SHARE = 0.75;
+
+/** How many heights text lines stand at: lines that overlap by half their height stand at one. */
+function levels(lines: TextLine[]): number {
+  let n = 0, y1 = -Infinity;
+  for (const l of [...lines].sort((a, b) => a.y0 - b.y0)) {
+    if (y1 - l.y0 <= 0.5 * (l.y1 - l.y0)) n++;
+    y1 = Math.max(y1, l.y1);
+  }
+  return n;
+}
+
 function virtualRows(comp: { h: Ruling[]; v: Ruling[] }, words: Word[]): Ruling[] {
   const xs = cluster([...comp.v.map((l) => l.x0), Math.min(...comp.h.map((l) => l.x0)), Math.max(...comp.h.map((l) => l.x1))]);
   // Bands lie between rules across most of the grid: a short rule (an underline, a rule under
@@ -288,16 +301,20 @@ function virtualRows(comp: { h: Ruling[]; v: Ruling[] }, words: Word[]): Ruling[
     const band = words.filter((w) => { const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2; return cy > ys[r] && cy < ys[r + 1] && cx > xs[0] && cx < xs[xs.length - 1]; });
     const lines = textLines(band);
     if (lines.length < 3) continue;
-    let tall = 0, most = 0;
+    let tall = 0, most = 0, fullest = 0;
     for (let c = 0; c + 1 < xs.length; c++) {
-      const n = lines.filter((l) => l.words.some((w) => (w.x0 + w.x1) / 2 > xs[c] && (w.x0 + w.x1) / 2 < xs[c + 1])).length;
+      const inColumn = (w: Word) => (w.x0 + w.x1) / 2 > xs[c] && (w.x0 + w.x1) / 2 < xs[c + 1];
+      const n = lines.filter((l) => l.words.some(inColumn)).length;
       if (n >= 3) tall++;
       most = Math.max(most, n);
+      fullest = Math.max(fullest, levels(textLines(band.filter(inColumn))));
     }
     // Rows each line of a band is one of are level across the columns, so some column holds a
     // line at every row's height. Columns whose lines fall between one another's (cells of one,
-    // two and three lines, each set in the middle of its ruled row) hold one cell each.
-    if (lines.length >= 1.5 * most) continue;
+    // two and three lines, each set in the middle of its ruled row) hold one cell each. Counted
+    // by the heights lines stand at too: a word OCR boxes a little off its line (a mark beside a
+    // figure) makes a line of its own, but no height of its own.
+    if (lines.length >= 1.5 * most || fullest < ROW_LEVELS_SHARE * levels(lines)) continue;
     // Data rows, not a wrapped header: most lines of the band carry a number, or the band lies
     // under a ruled header band and holds more lines than a header cell wraps to, most of them
     // with text in two columns or more (a list of names and places).

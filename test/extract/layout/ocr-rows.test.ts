@@ -92,6 +92,28 @@ describe('rows of page images', () => {
     expect(grid(tables[0])).toEqual([['St', 'Station', 'Latitude', 'Longitude'], ...places]);
   });
 
+  it('a ruled row of centred cells of one, two and three lines stays one row where marks OCR boxes over a word make lines of their own', () => {
+    // Three-line cells at 142, 164, 186; a two-line cell at 153, 175; a one-line cell at 164.
+    // The marks overlap the figures before them, so each is a text line of its own at a figure's height.
+    const words = [
+      ...line(95, [[25, 'Site'], [125, 'Plan'], [245, 'Land'], [365, 'Works']]),
+      ...line(164, [[25, 'Lab 1']]),
+      ...line(153, [[125, 'Plan 2009']]), ...line(175, [[125, 'No. 6']]),
+      ...line(142, [[245, 'Land 3201'], [365, 'Works 3202']]),
+      ...line(164, [[245, 'No. 11016'], [365, 'No. 10651']]),
+      ...line(186, [[245, 'Ref 2010'], [365, 'Ref 2011']]),
+      ...line(165, [[421, '&']]), ...line(187, [[414, '&']]),
+    ];
+    const h = (y: number): Ruling => ({ x0: 20, y0: y, x1: 480, y1: y });
+    const v = (x: number): Ruling => ({ x0: x, y0: 80, x1: x, y1: 220 });
+    const tables = detectTables(page(words, [h(80), h(100), h(220), ...[20, 120, 240, 360, 480].map(v)]));
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])).toEqual([
+      ['Site', 'Plan', 'Land', 'Works'],
+      ['Lab 1', 'Plan 2009 No. 6', 'Land 3201 No. 11016 Ref 2010', 'Works 3202 No. 10651 & Ref 2011 &'],
+    ]);
+  });
+
   it('rows ruled under their labels only are rows across the figures too', () => {
     const rows = [['Personal', '394,337', '375,069'], ['Corporate and commercial', '534,577', '520,137'], ['Non-bank institutions', '61,407', '63,874'], ['Total', '990,321', '959,080']];
     const words = [
