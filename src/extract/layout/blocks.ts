@@ -46,6 +46,21 @@ function goesOn(l: TextLine, above: TextLine): boolean {
   return l.chunks.every((c) => above.chunks.some((p) => Math.abs(c.x0 - p.x0) <= EDGE_EM * l.size));
 }
 
+/**
+ * The first line of a long row label wrapped over two lines or more, under a row: one phrase
+ * (no sentence's end, no caption) starting where the row above starts, its next line set at
+ * line spacing, going on in lower case from its left, and a row of cells, or one more line of
+ * the label over a row.
+ */
+function labelStart(lines: TextLine[], i: number, row: (l: TextLine | undefined) => boolean): boolean {
+  const l = lines[i], next = lines[i + 1], text = l.chunks[0].text.trim();
+  if (!next || l.chunks.length !== 1 || /[.:;]$/.test(text) || TABLE_CAPTION.test(text) || FIGURE_CAPTION.test(text)) return false;
+  if (Math.abs(l.x0 - lines[i - 1].x0) > EDGE_EM * l.size) return false;
+  if (next.y0 - l.y1 > PARAGRAPH_GAP_EM * Math.max(l.size, next.size) || next.x0 < l.x0 - 0.5 * l.size) return false;
+  if (!/^\p{Ll}/u.test(next.chunks[0].text)) return false;
+  return row(next) || (next.chunks.length === 1 && next.x1 < l.x1 && row(lines[i + 2]));
+}
+
 /** A line repeating a block's first (its header: "2018 2017 2016" again) starts another table. */
 function repeats(l: TextLine, first: TextLine | undefined): boolean {
   if (!first || l.chunks.length !== first.chunks.length) return false;
@@ -84,9 +99,10 @@ export function tableBlocks(lines: TextLine[]): TextLine[][] {
   };
   let proseAbove: TextLine | null = null;
   lines.forEach((l, i) => {
-    // A wide heading between two rows ("Consolidation therapy for stage III NSCLC") stays in the block.
+    // A wide heading between two rows ("Consolidation therapy for stage III NSCLC") stays in the
+    // block, and so does a row label long enough to read as prose, wrapped under a row.
     const heading = headingLine(l) && row(lines[i - 1]) && row(lines[i + 1]) && !repeats(lines[i + 1], cur[0]);
-    if (prose(l) && !heading) {
+    if (prose(l) && !heading && !(row(lines[i - 1]) && labelStart(lines, i, row))) {
       flush();
       caption = FIGURE_CAPTION.test(l.chunks[0].text.trim()) ? l : null;
       proseAbove = l;

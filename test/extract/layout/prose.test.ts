@@ -52,6 +52,27 @@ describe('prose in columns', () => {
   });
 });
 
+describe('long row labels', () => {
+  it('a row label wrapped over two lines, its first line as wide as prose, stays in its table', () => {
+    const words = [
+      ...line(100, [['2018', 500], ['2017', 600]]),
+      ...line(116, [['Interest income', 50], ['11,081', 500], ['10,577', 600]]),
+      ...line(132, [['Dividend and other income', 50], ['2,829', 500], ['2,810', 600]]),
+      // Twelve words over the figure columns: more than a heading between rows holds.
+      ...line(148, [['Investment income before realized and unrealized gains on assets supporting insurance and', 50]]),
+      ...line(162, [['investment contract liabilities', 60], ['13,560', 500], ['13,649', 600]]),
+      ...line(178, [['Debt securities', 50], ['(5,994)', 500], ['3,686', 600]]),
+      ...line(194, [['Public equities', 50], ['(1,055)', 500], ['2,235', 600]]),
+    ];
+    const tables = detectTables({ ...PAGE, words });
+    expect(tables).toHaveLength(1);
+    const g = grid(tables[0]);
+    expect(g[0]).toEqual(['', '2018', '2017']);
+    expect(g[g.length - 1]).toEqual(['Public equities', '(1,055)', '2,235']);
+    expect(g.some((r) => r[0].startsWith('Investment income before realized'))).toBe(true);
+  });
+});
+
 // A contents list (titles and page numbers) set beside a column of running text.
 const PARAGRAPH = [
   'The Committee reviewed and agreed the variable pay',
