@@ -9,6 +9,7 @@
  */
 import type { BBox, Cell, Table } from '../types.js';
 import { median, type Chunk, type TextLine } from './lines.js';
+import { isFigure } from './grid.js';
 import { FIGURE_CAPTION, TABLE_CAPTION } from './blocks.js';
 
 /** A header stands at most this far (× font size) above the table's top. */
@@ -140,8 +141,8 @@ function headerTable(h: Table, t: Table, tables: Table[], lines: TextLine[]): Ta
   if (h.bbox[0] <= stub[1] || h.bbox[2] > t.bbox[2] + SIDE_EM * size) return null;
   const between = (b: BBox) => b[1] >= h.bbox[3] - 0.2 * size && b[3] <= t.bbox[1] + 0.2 * size && b[0] < t.bbox[2] && b[2] > t.bbox[0];
   if (lines.some((l) => between([l.x0, l.y0, l.x1, l.y1])) || tables.some((o) => o !== h && o !== t && between(o.bbox))) return null;
-  let table = t;
-  for (let r = h.n_rows - 1; r >= 0; r--) {
+  const rows: Cell[][] = [];
+  for (let r = 0; r < h.n_rows; r++) {
     const cells: Cell[] = [];
     for (const c of h.cells.filter((x) => x.row === r && x.text.trim() !== '')) {
       const cols = columnsOf({ x0: c.bbox[0], x1: c.bbox[2] }, ranges);
@@ -150,11 +151,53 @@ function headerTable(h: Table, t: Table, tables: Table[], lines: TextLine[]): Ta
       if (cols.length === 0 || cols[0] === 0) return null;
       const col = cols[0], span = cols[cols.length - 1] - col + 1;
       if (cells.some((x) => x.col + x.col_span > col && col + span > x.col)) return null;
-      cells.push({ ...c, row: 0, col, col_span: span, row_span: 1 });
+      cells.push(...splitFigures({ ...c, row: 0, col, col_span: span, row_span: 1 }));
     }
-    if (cells.length) table = prependRow(table, cells);
+    if (cells.length === 0) continue;
+    if (rows.length === 0 || !goesOnCells(rows[rows.length - 1], cells, size)) rows.push(cells);
   }
-  return table;
+  return rows.reduceRight((table, cells) => prependRow(table, cells), t);
+}
+
+/**
+ * A cell of figures, or of one unit repeated, over as many columns as it holds of them ("2017
+ * 2017 2018", "USD USD USD": the years or units of a header table whose own columns took them as
+ * one) is one cell per column, each one's box reckoned from its place in the text.
+ */
+function splitFigures(c: Cell): Cell[] {
+  const text = c.text.trim();
+  const tokens = [...text.matchAll(/\S+/g)];
+  const each = tokens.every((m) => isFigure(m[0])) || tokens.every((m) => m[0] === tokens[0][0]);
+  if (c.col_span < 2 || text.includes('\n') || tokens.length !== c.col_span || !each) return [c];
+  const x = (i: number) => c.bbox[0] + ((c.bbox[2] - c.bbox[0]) * i) / text.length;
+  return tokens.map((m, k) => ({ ...c, col: c.col + k, col_span: 1, text: m[0], bbox: [x(m.index!), c.bbox[1], x(m.index! + m[0].length), c.bbox[3]] }));
+}
+
+/** Lines of one header cell stand this close (× text height) or closer. */
+const CELL_LINE_GAP_EM = 0.8;
+
+/**
+ * Folds a header row into the row above when it is those cells' next lines ("Year ended" over
+ * "December 31,"): set at line spacing, each of its cells meets the columns of one cell above
+ * and no other, one each, and reads words; a row of years, units ("RMB'000") or notes in brackets
+ * ("(unaudited)") is a row of its own, and two cells under one are headings under a group.
+ */
+function goesOnCells(above: Cell[], cells: Cell[], size: number): boolean {
+  const meets = (p: Cell, c: Cell) => p.col < c.col + c.col_span && c.col < p.col + p.col_span;
+  const parents = cells.map((c) => { const ps = above.filter((p) => meets(p, c)); return ps.length === 1 ? ps[0] : undefined; });
+  const y1 = Math.max(...above.map((c) => c.bbox[3])), y0 = Math.min(...cells.map((c) => c.bbox[1]));
+  if (y0 - y1 > CELL_LINE_GAP_EM * size || !parents.every((p, i) => p !== undefined && parents.indexOf(p) === i)) return false;
+  if (cells.some((c) => isFigure(c.text) || /^\(|['’‘]000/.test(c.text.trim()))) return false;
+  cells.forEach((c, i) => {
+    const p = parents[i]!;
+    const end = Math.max(p.col + p.col_span, c.col + c.col_span);
+    p.col = Math.min(p.col, c.col);
+    p.col_span = end - p.col;
+    p.text = `${p.text}\n${c.text}`;
+    p.bbox = [Math.min(p.bbox[0], c.bbox[0]), Math.min(p.bbox[1], c.bbox[1]), Math.max(p.bbox[2], c.bbox[2]), Math.max(p.bbox[3], c.bbox[3])];
+    p.confidence = p.confidence === null || c.confidence === null ? null : Math.min(p.confidence, c.confidence);
+  });
+  return true;
 }
 
 /** The table with one row of cells put on top; positions no cell covers get an empty one. */

@@ -196,4 +196,26 @@ describe('rows of page images', () => {
     const g = grid(tables[0]);
     expect(g.map((r) => r[0])).toEqual(['', 'Net sales', 'Net income', 'Earnings per share:', 'Basic', 'Diluted', 'Total assets', 'Long-term debt', 'Total equity']);
   });
+
+  it('a header block set apart from its body keeps its cells of two lines whole, and its years and units one to a column', () => {
+    const words = [
+      ...line(100, [[300, 'Year ended'], [420, 'Nine months ended']]),
+      ...line(113, [[300, 'December 31,'], [420, 'September 30,']]),
+      ...line(140, [[300, '2016'], [360, '2017'], [420, '2017'], [500, '2018']]),
+      ...line(162, [[300, 'USD'], [360, 'USD'], [420, 'USD'], [500, 'USD']]),
+      ...line(195, [[40, 'Granted'], [300, '0.17'], [360, '-'], [420, '0.16'], [500, '0.54']]),
+      ...line(209, [[40, 'Forfeited'], [300, '-'], [360, '0.12'], [420, '0.17'], [500, '0.17']]),
+      ...line(223, [[40, 'Exercised'], [300, '0.15'], [360, '-'], [420, '-'], [500, '0.10']]),
+    ];
+    const tables = detectTables(page(words));
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])).toEqual([
+      ['', 'Year ended December 31,', 'Year ended December 31,', 'Nine months ended September 30,', 'Nine months ended September 30,'],
+      ['', '2016', '2017', '2017', '2018'],
+      ['', 'USD', 'USD', 'USD', 'USD'],
+      ['Granted', '0.17', '-', '0.16', '0.54'],
+      ['Forfeited', '-', '0.12', '0.17', '0.17'],
+      ['Exercised', '0.15', '-', '-', '0.10'],
+    ]);
+  });
 });
