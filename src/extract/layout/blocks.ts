@@ -3,11 +3,14 @@
  * single chunks between them), close together, bounded by prose lines (and the lines of the
  * same paragraphs under them) and wide vertical gaps.
  * Captions and notes just above or below are left out when a wider gap than the rows' own
- * spacing separates them, and so is a marked note ("* Refers to …") at the foot. Pieces of one
- * table cut at blank rows are joined, with a section heading alone between them too.
+ * spacing separates them, and so is a marked note ("* Refers to …") at the foot; a line of notes
+ * ("Notes:", "Source: …") ends a block, and the lines right under it are the notes'. Pieces of one
+ * table cut at blank rows are joined, with a section heading alone between them too; a block
+ * holding two tables one under the other is cut at the second one's header (restarts.ts).
  */
 import { figureRun, median, type Chunk, type TextLine } from './lines.js';
 import { findColumns } from './columns.js';
+import { atNewHeaders } from './restarts.js';
 
 /** Lines further apart than this (× font size) belong to different blocks. */
 const BLOCK_GAP_EM = 1.6;
@@ -32,6 +35,14 @@ const HEADING_WORDS = 10;
 /** A line of one short phrase that ends no sentence: a section heading, when a table lies on both sides. */
 const headingLine = (l: TextLine) =>
   l.chunks.length === 1 && l.words.length <= HEADING_WORDS && !/[.:;,]$/.test(l.chunks[0].text.trim());
+
+/**
+ * The head of a table's notes: "Notes:", "Note: N/A - not required …", "Source: …", "Sources;"
+ * (OCR reads a colon as ";" and the e of "notes" as o), at the start of the line or, on a page
+ * set in two languages, of its other half.
+ */
+const NOTES_HEAD = /^(n[o0]t[eo]s?|sources?)\s*[:;：]/i;
+const notesHead = (l: TextLine) => l.chunks.length <= 2 && l.chunks.some((c) => NOTES_HEAD.test(c.text.trim()));
 
 /** Lines of one paragraph stand closer than this (× font size): no blank line between. */
 const PARAGRAPH_GAP_EM = 0.6;
@@ -108,6 +119,14 @@ export function tableBlocks(lines: TextLine[]): TextLine[][] {
       proseAbove = l;
       return;
     }
+    // Notes under a table ("Notes:", "Source: …") end it; the lines set right under them are the
+    // notes' (numbered notes, paragraphs side by side in two languages), not rows.
+    if (notesHead(l)) {
+      flush();
+      caption = l;
+      proseAbove = l;
+      return;
+    }
     // A caption's or paragraph's next line is more of it (a figure's labels still follow the caption).
     if (proseAbove !== null && goesOn(l, proseAbove)) {
       if (caption !== null) caption = l;
@@ -120,7 +139,7 @@ export function tableBlocks(lines: TextLine[]): TextLine[][] {
     cur.push(l);
   });
   flush();
-  return joinBlankRows(pieces, lines).filter((b) => b.filter((l) => l.chunks.length >= 2).length >= 2 && b.length >= 2);
+  return joinBlankRows(pieces, lines).flatMap(atNewHeaders).filter((b) => b.filter((l) => l.chunks.length >= 2).length >= 2 && b.length >= 2);
 }
 
 /**

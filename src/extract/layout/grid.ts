@@ -75,6 +75,16 @@ export function isNumeric(text: string): boolean {
   return t !== '' && NUMERIC.test(t);
 }
 
+/** A unit over a column of figures: "$m", "RMB'000", "HK$'000", "US$ million", "%" (OCR reads "$bn" as "Sbn"). */
+const UNIT = /^[([]?\s*(?:(?:[A-Z]{0,3}[$€£¥₹]|[Ss](?=m|bn)|RMB|HKD|USD|EUR|GBP|CNY|JPY|CHF)\s*(?:['’‘]?0{3}|m|mn|bn|k|millions?|billions?|thousands?)?|['’‘]?0{3}|%)\s*[)\]]?$/i;
+/** A short mark with no word in it: a unit as read ("sm" for "$m"), a count ("N=29"), "(n,%)". */
+const MARK = /^(?!.*\p{L}{3})\S{1,6}$/u;
+
+/** True when a cell's text is a unit over a column of figures. */
+export const isUnit = (text: string) => UNIT.test(text.trim());
+/** True when a cell's text is a short mark with no word in it (a unit as read, a count). */
+export const isMark = (text: string) => MARK.test(text.trim());
+
 /** A number, or a figure with signs or units around its digits ("34° 49' 23\"", "+5%", "1,2)") and no word. */
 export function isFigure(text: string): boolean {
   return isNumeric(text) || (/\d/.test(text) && !/\p{L}{2}/u.test(text));

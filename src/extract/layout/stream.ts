@@ -6,7 +6,7 @@
  * blocks that read as prose or lists are refused.
  */
 import type { Table, Word } from '../types.js';
-import { buildTable, isFigure, isNumeric, type PlacedCell } from './grid.js';
+import { buildTable, isFigure, isMark, isNumeric, isUnit, type PlacedCell } from './grid.js';
 import { goesOnFrom, median, type TextLine } from './lines.js';
 import { findColumns, type Columns } from './columns.js';
 
@@ -130,13 +130,8 @@ function extend(row: Row, line: Row): void {
   row.base = line.base;
 }
 
-/** A unit over a column of figures: "$m", "RMB'000", "HK$'000", "US$ million", "%" (OCR reads "$bn" as "Sbn"). */
-const UNIT = /^[([]?\s*(?:(?:[A-Z]{0,3}[$€£¥₹]|[Ss](?=m|bn)|RMB|HKD|USD|EUR|GBP|CNY|JPY|CHF)\s*(?:['’‘]?0{3}|m|mn|bn|k|millions?|billions?|thousands?)?|['’‘]?0{3}|%)\s*[)\]]?$/i;
-/** A short mark with no word in it: a unit as read ("sm" for "$m"), a count ("N=29"), "(n,%)". */
-const MARK = /^(?!.*\p{L}{3})\S{1,6}$/u;
-
 /** A line of units or marks under the header ("$m  $m  $m", "N=29  N=29") is a row of its own. */
-const units = (row: Row) => row.cells.every((c) => UNIT.test(textOf(c).trim()) || MARK.test(textOf(c).trim()));
+const units = (row: Row) => row.cells.every((c) => isUnit(textOf(c)) || isMark(textOf(c)));
 
 /** A wrapped label's next line goes on from it: in lower case ("properties sold") or a bracketed unit ("(million sqm)", not "(a)"). */
 const GOES_ON = /^(\p{Ll}|\((?![\p{L}\d]{1,3}\))\p{L})/u;
@@ -314,6 +309,30 @@ function isChart(rows: Row[], nCols: number): boolean {
   return false;
 }
 
+/** An axis's tick labels: this many numbers or more, evenly stepped, on one line. */
+const AXIS_TICKS = 4;
+
+/** A line of numbers only, evenly stepped in value ("1 2 3 … 10", "0 10000 20000 30000"), not years: a chart's axis. */
+function axisLine(row: Row): boolean {
+  const words = row.cells.flatMap((c) => c.words).sort((a, b) => a.x0 - b.x0);
+  if (words.length < AXIS_TICKS || !words.every((w) => /^-?\d+([.,]\d+)?%?$/.test(w.text))) return false;
+  const values = words.map((w) => Number(w.text.replace('%', '').replace(',', '.')));
+  // Years ("2007 2006 2005 2004") head a table's columns more often than a chart's axis.
+  if (values.every((v) => v >= 1900 && v <= 2100)) return false;
+  const step = values[1] - values[0];
+  return step !== 0 && values.every((v, i) => i === 0 || Math.abs(v - values[i - 1] - step) < 1e-9);
+}
+
+/**
+ * A chart's axis with its title and legend under or over it: the one line of figures in the
+ * block is a line of evenly stepped ticks, and nothing else reads as a figure. A table's header
+ * of numbered columns ("1 2 3 … 10") has rows of figures under it.
+ */
+function axisOnly(rows: Row[]): boolean {
+  const axes = rows.filter(axisLine);
+  return axes.length === 1 && rows.every((r) => axes.includes(r) || !r.cells.some((c) => isNumeric(textOf(c))));
+}
+
 /** A section number: "4", "8.6", "3.2.1." */
 const SECTION_NUMBER = /^\d{1,2}(\.\d{1,2})*\.?$/;
 /** Headings come a few at a time between paragraphs; a numbered table has more rows. */
@@ -450,7 +469,7 @@ export function streamTable(page: number, block: TextLine[]): Table | null {
   const raw = block.map((l) => (headings.has(l) ? headingRow(l, cols) : rowOf(l, cols)));
   const numeric = numericColumns(raw, cols.length);
   // A chart's ticks are told from its line spacing before lines are folded into rows.
-  if (isChart(raw, cols.length)) return null;
+  if (isChart(raw, cols.length) || axisOnly(raw)) return null;
   const usedBy = (rs: Row[]) => [...new Set(rs.flatMap((r) => r.cells.flatMap((c) => Array.from({ length: c.span }, (_, k) => c.col + k))))].sort((a, b) => a - b);
   // Whether the block is a table is read before wrapped cells' lines are folded: prose, cut
   // at its spaces, starts its pieces in lower case, which are what that fold takes in.
