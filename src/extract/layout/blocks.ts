@@ -14,6 +14,8 @@ import { atNewHeaders } from './restarts.js';
 
 /** Lines further apart than this (× font size) belong to different blocks. */
 const BLOCK_GAP_EM = 1.6;
+/** A figure's labels start this close (× font size) under its caption or closer (a legend 1.7 em under it). */
+const CAPTION_GAP_EM = 2.5;
 /** Blocks this many row pitches apart or less may be one table cut at blank rows. */
 const BLANK_ROWS = 2;
 /** Column edges of two blocks of one table agree within this (× font size). */
@@ -100,7 +102,7 @@ export function tableBlocks(lines: TextLine[]): TextLine[][] {
   // own caption.
   let caption: TextLine | null = null;
   const flush = () => {
-    if (caption !== null && cur.length > 0 && cur[0].y0 - caption.y1 <= BLOCK_GAP_EM * Math.max(caption.size, cur[0].size)) {
+    if (caption !== null && cur.length > 0 && cur[0].y0 - caption.y1 <= CAPTION_GAP_EM * Math.max(caption.size, cur[0].size)) {
       const own = cur.findIndex((l) => TABLE_CAPTION.test(l.chunks[0].text.trim()));
       cur = own < 0 ? [] : cur.slice(own);
     }

@@ -88,4 +88,16 @@ describe('where a table ends', () => {
     const words = [...line(100, [['Country', 50], ...years]), ...line(116, [['Germany', 50], ['1.2', 300], ['1.4', 380], ['1.1', 460], ['0.9', 540]])];
     expect(detectTables(page(words))).toHaveLength(1);
   });
+
+  it('a figure\'s legend set a little more than a block gap under its caption is the figure\'s', () => {
+    const legend: [string, string][] = [['No agencies', '12%'], ['1-5 agencies', '35%'], ['6-10 agencies', '28%'], ['Over 10 agencies', '25%']];
+    const words = [
+      ...line(100, [['Figure 4.6.', 50], ['Number of government agencies using the same identity management system', 150]]),
+      ...line(116, [['feature at the national level', 150]]),
+      ...legend.flatMap(([label, share], i) => line(149 + 20 * i, [[label, 130], [share, 300]])),
+    ];
+    expect(detectTables(page(words))).toHaveLength(0);
+    const apart = words.map((w) => (w.y0 >= 149 ? { ...w, y0: w.y0 + 20, y1: w.y1 + 20 } : w));
+    expect(detectTables(page(apart))).toHaveLength(1);
+  });
 });
