@@ -1,11 +1,12 @@
 /**
  * A table whose groups of rows are ruled as grids of their own, the rows between them unruled
  * (a total over its parts, a heading row): the grids are sections of one table. A stream block
- * over the page's upright text that holds two such grids or more is that table, one table in
- * place of its pieces; its words are claimed as a grid's are.
+ * over the page's upright text that holds two such grids or more, or one grid with rows of
+ * figures over or under it, is that table, one table in place of its pieces; its words are
+ * claimed as a grid's are.
  */
 import type { BBox, PageLayout, Table, Word } from '../types.js';
-import { textLines } from './lines.js';
+import { textLines, type TextLine } from './lines.js';
 import { tableBlocks } from './blocks.js';
 import { streamTable } from './stream.js';
 import { mergeRulings } from './rulings.js';
@@ -22,17 +23,33 @@ const ROW_FIGURES = 2;
 
 /** The page's grids, with those that are sections of one table (see the file comment) replaced by it; `words`: the upright words. */
 export function withRuledSections(layout: PageLayout, grids: Grid[], words: Word[]): Grid[] {
-  if (grids.filter((g) => g.table).length < MIN_SECTIONS) return grids;
+  if (!grids.some((g) => g.table)) return grids;
   let out = grids;
   for (const block of tableBlocks(textLines(words))) {
     const y0 = block[0].y0, y1 = block[block.length - 1].y1;
     const x0 = Math.min(...block.map((l) => l.x0)), x1 = Math.max(...block.map((l) => l.x1));
     const held = out.filter((g) => g.table && (g.box[1] + g.box[3]) / 2 > y0 && (g.box[1] + g.box[3]) / 2 < y1 && g.box[0] < x1 && g.box[2] > x0);
-    if (held.length < MIN_SECTIONS || !sections(held, layout, words)) continue;
+    if (held.length === 0 || (held.length < MIN_SECTIONS && !rowsBeside(held[0], block, layout)) || !sections(held, layout, words)) continue;
     const t = streamTable(layout.page, block);
     if (t) out = [...out.filter((g) => !held.includes(g)), { table: t, box: t.bbox }];
   }
   return out;
+}
+
+/**
+ * A grid ruling one group of a block's rows, with rows of figures above or below it (two or more;
+ * a statistic under a grid, "χ2 = 5.281, ν = 3, p = 0.152", is one line) that keep to its column
+ * rules: a section of the block's table, as two grids are.
+ */
+function rowsBeside(grid: Grid, block: TextLine[], layout: PageLayout): boolean {
+  const tol = SAME_RULE_PT * (layout.unitsPerPoint ?? 1);
+  const b = grid.box;
+  const rules = mergeRulings(layout.rulings).v.filter((v) => v.x0 > b[0] + tol && v.x0 < b[2] - tol && v.y1 > b[1] && v.y0 < b[3]).map((v) => v.x0);
+  if (rules.length === 0) return false;
+  const first = Math.min(...rules);
+  const outside = block.filter((l) => l.y1 < b[1] + tol || l.y0 > b[3] - tol);
+  const rows = outside.filter((l) => l.words.filter((w) => isNumeric(w.text) && w.x0 > first).length >= ROW_FIGURES && !l.words.some((w) => rules.some((x) => w.x0 < x - tol && w.x1 > x + tol)));
+  return rows.length >= MIN_SECTIONS;
 }
 
 /**

@@ -53,4 +53,17 @@ describe('ruled sections of one table', () => {
     expect(grid(tables[1]).map((r) => r[0])).toContain('Business');
     expect(grid(tables[1]).map((r) => r[0])).not.toContain('Europe');
   });
+
+  it('reads one grid of part rows with unruled rows of figures over and under it as one table', async () => {
+    const bytes = await makePdf((page, font) => {
+      drawRows(page, font, [['', '2018', '2017', '2016'], ['', '$m', '$m', '$m']], COLS, 560, 16);
+      ruleGrid(page, 526, 2, 16);
+      drawRows(page, font, [['- debt securities', '220', '403', '357'], ['- equity securities', '838', '1,058', '912']], COLS, 514, 16);
+      drawRows(page, font, [['Impairment', '(2)', '(98)', '(38)'], ['Year ended 31 Dec', '1,056', '1,363', '1,231']], COLS, 478, 16);
+    }, { width: 480, height: 600 });
+    const [layout] = await layouts(bytes);
+    const tables = detectTables(layout);
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0]).map((r) => r[0])).toEqual(['', '', '- debt securities', '- equity securities', 'Impairment', 'Year ended 31 Dec']);
+  });
 });
