@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectTables } from '../../../src/extract/layout/index.js';
-import type { PageLayout, Word } from '../../../src/extract/types.js';
-import { grid } from './helpers.js';
-
-/** Words of a line: each piece [text, x] set from x with word spaces of 4 (about 0.3 em). */
-function line(y: number, pieces: [string, number][]): Word[] {
-  return pieces.flatMap(([text, x0]) => {
-    let x = x0;
-    return text.split(' ').map((t) => {
-      const w = { text: t, x0: x, y0: y, x1: x + 7 * t.length, y1: y + 11, size: 13, confidence: 0.95 };
-      x = w.x1 + 4;
-      return w;
-    });
-  });
-}
+import type { PageLayout } from '../../../src/extract/types.js';
+import { grid, line } from './helpers.js';
 
 // Two columns of running text whose last lines end right above a table: the left column's last
 // line is one word, the right column's paragraph goes on for a line and a half.
