@@ -235,7 +235,8 @@ function splitUnruledSpans(groups: Group[], xs: number[]): Group[] {
  * Rows ruled in some columns only (rules under the labels, none across the figures): a cell the
  * missing rules merge over several grid rows, whose lines are figures each inside one of them
  * level with the text of another cell of that row, is one cell per row, split back: a figure
- * does not wrap onto a second line. A label of two lines spanning two rows ("Concern over
+ * does not wrap onto a second line (nor does a mark standing for nothing: a dash OCR reads as
+ * "~" or "="). A label of two lines spanning two rows ("Concern over
  * friends / or family" beside "Count" and "Percentage") stays one cell.
  */
 function splitUnruledRows(groups: Group[], ys: number[]): Group[] {
@@ -246,7 +247,7 @@ function splitUnruledRows(groups: Group[], ys: number[]): Group[] {
     const lines = textLines(g.words);
     const rows = lines.map((l) => rowOf(g, l.y0 + 0.25 * (l.y1 - l.y0)) === rowOf(g, l.y1 - 0.25 * (l.y1 - l.y0)) ? rowOf(g, (l.y0 + l.y1) / 2) : -1);
     const level = (l: TextLine, r: number) => groups.some((o) => o !== g && o.r0 === r && o.r1 === r && o.words.some((w) => Math.abs((w.y0 + w.y1) / 2 - (l.y0 + l.y1) / 2) < 0.3 * (l.y1 - l.y0)));
-    const figures = lines.every((l) => l.words.every((w) => isFigure(w.text)));
+    const figures = lines.every((l) => l.words.every((w) => isFigure(w.text) || !/[\p{L}\p{N}]/u.test(w.text)));
     if (!figures || new Set(rows).size < 2 || rows.some((r, i) => r < 0 || !level(lines[i], r))) { out.push(g); continue; }
     for (let r = g.r0; r <= g.r1; r++) out.push({ r0: r, r1: r, c0: g.c0, c1: g.c1, words: lines.filter((_, i) => rows[i] === r).flatMap((l) => l.words) });
   }

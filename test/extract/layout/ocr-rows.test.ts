@@ -126,6 +126,10 @@ describe('rows of page images', () => {
     const tables = detectTables(page(words, rulings));
     expect(tables).toHaveLength(1);
     expect(grid(tables[0])).toEqual([['Sector', '2018', '2017'], ...rows]);
+    // A dash standing for nothing, read as a mark ("~"), is a figure's line too.
+    const dashed = rows.map((r, k) => (k === 1 ? [r[0], '~', r[2]] : r));
+    const withDash = [...line(115, [[55, 'Sector'], [260, '2018'], [360, '2017']]), ...dashed.flatMap((r, k) => line(135 + 20 * k, [[55, r[0]], [260, r[1]], [360, r[2]]]))];
+    expect(grid(detectTables(page(withDash, rulings))[0])).toEqual([['Sector', '2018', '2017'], ...dashed]);
     // A label set between the two rows it spans stands level with neither, and a label of two
     // lines level with the two rows is no figure: each stays one cell.
     const spanning = [...words.filter((w) => w.x0 > 250 || w.y1 <= 120), ...line(145, [[55, 'Retail']]), ...line(175, [[55, 'Concern over']]), ...line(195, [[55, 'or family']])];
