@@ -67,16 +67,41 @@ function choose(t: OcrWord[], p: OcrWord[], charset: Set<string>, marks: RegExp 
   return mean(p) > mean(t) ? 'paddle' : 'tesseract';
 }
 
-/** Merges the two readings of the same page (or of the same lines). */
 /**
  * Han characters and symbols PP-OCR writes on specks and rules of a page that has none (its
- * dictionary is mostly Chinese): not a reading unless the page is Chinese.
+ * dictionary is mostly Chinese): not a reading unless the page is Chinese (`chi_sim` configured,
+ * or `hanReading`).
  */
 const HAN = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u25a0-\u25ff]/;
 
+/**
+ * A Chinese page read with other languages configured (Tesseract's English letters for Han
+ * glyphs, unsure all over): PP-OCR read this many Han characters, a share this large of all it
+ * read. The specks and rules it writes as Han on a Latin page are a few characters, not a
+ * third of the page.
+ */
+const HAN_PAGE_CHARS = 20;
+const HAN_PAGE_SHARE = 0.3;
+
+/** Whether PP-OCR's reading is of Chinese text: many Han characters, a large share of its reading. */
+export function hanReading(read: OcrWord[]): boolean {
+  let han = 0;
+  let all = 0;
+  for (const w of read) {
+    if (w.confidence < ALONE) continue;
+    for (const c of w.text) {
+      if (c === ' ') continue;
+      all++;
+      if (HAN.test(c)) han++;
+    }
+  }
+  return han >= HAN_PAGE_CHARS && han >= HAN_PAGE_SHARE * all;
+}
+
+/** Merges the two readings of the same page (or of the same lines). */
 export async function vote(tess: OcrWord[], read: OcrWord[], marks = markPattern([...tess, ...read]), han = false): Promise<OcrWord[]> {
   const charset = await paddleCharset();
-  const paddle = han ? read : read.filter((w) => !HAN.test(w.text));
+  const paddle = han || hanReading(read) ? read : read.filter((w) => !HAN.test(w.text));
   // Groups: connected components of the overlap graph between the two readings.
   const n = tess.length;
   const parent = [...Array(n + paddle.length).keys()];

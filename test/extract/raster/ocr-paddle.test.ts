@@ -93,6 +93,18 @@ describe.runIf(addonAvailable('eng+deu'))('vote', () => {
     // Tesseract dropped the decimal point; the page's amounts have theirs (its mark pattern).
     expect((await vote([at('27861', 0, 0.95)], [at('278.61', 1, 0.9)], /\d\.\d{1,2}\)?$/)).map((w) => w.text)).toEqual(['278.61']);
   });
+
+  it('keeps PP-OCR’s Han words on a Chinese page read with English configured, in place of Tesseract’s letters for them', async () => {
+    const at = (text: string, x0: number, y0: number, confidence: number): OcrWord => ({ text, x0, y0, x1: x0 + 150, y1: y0 + 20, confidence, lineHeight: 20, image: 1 });
+    // Tesseract (eng) writes Latin letters for each line of Han, unsure; PP-OCR reads the Han.
+    const lines = ['发行人在建及已建项目', '建设用地规划许可证', '宁发改投备字二零零九'];
+    const tess = lines.map((_, i) => at('BAR Th ME', 0, i * 40, 0.45));
+    const read = lines.map((t, i) => at(t, 2, i * 40, 0.93));
+    expect((await vote(tess, read)).map((w) => w.text)).toEqual(lines);
+    // A Latin page's few specks read as Han are still dropped.
+    const latin = [at('Total revenue for the year', 0, 0, 0.95), at('Operating profit before tax', 0, 40, 0.95), at('口', 400, 80, 0.9)];
+    expect((await vote(latin.slice(0, 2), latin)).map((w) => w.text)).toEqual(['Total revenue for the year', 'Operating profit before tax']);
+  });
 });
 
 describe('second reader of the default engine', () => {
