@@ -3,7 +3,8 @@
  * (a total over its parts, a heading row): the grids are sections of one table. A stream block
  * over the page's upright text that holds two such grids or more, or one grid with rows of
  * figures over or under it, is that table, one table in place of its pieces; its words are
- * claimed as a grid's are.
+ * claimed as a grid's are. So is a block that holds one grid ruling a small part of it with
+ * fewer columns than the block's (see `pieceOf`).
  */
 import type { BBox, PageLayout, Table, Word } from '../types.js';
 import { textLines, type TextLine } from './lines.js';
@@ -29,11 +30,30 @@ export function withRuledSections(layout: PageLayout, grids: Grid[], words: Word
     const y0 = block[0].y0, y1 = block[block.length - 1].y1;
     const x0 = Math.min(...block.map((l) => l.x0)), x1 = Math.max(...block.map((l) => l.x1));
     const held = out.filter((g) => g.table && (g.box[1] + g.box[3]) / 2 > y0 && (g.box[1] + g.box[3]) / 2 < y1 && g.box[0] < x1 && g.box[2] > x0);
-    if (held.length === 0 || (held.length < MIN_SECTIONS && !rowsBeside(held[0], block, layout)) || !sections(held, layout, words)) continue;
+    if (held.length === 0) continue;
+    if (held.length === 1 && !rowsBeside(held[0], block, layout)) {
+      const t = streamTable(layout.page, block);
+      if (t && pieceOf(held[0], t)) out = [...out.filter((g) => g !== held[0]), { table: t, box: t.bbox }];
+      continue;
+    }
+    if (!sections(held, layout, words)) continue;
     const t = streamTable(layout.page, block);
     if (t) out = [...out.filter((g) => !held.includes(g)), { table: t, box: t.bbox }];
   }
   return out;
+}
+
+/** A grid over at most this share of a stream table's height may be a piece of it. */
+const PIECE_SHARE = 0.5;
+
+/**
+ * One grid inside a longer table, the rest of it unruled (a shaded column with its rules, a
+ * ruled block of a few rows): the stream table over the whole block runs above or below it
+ * over twice its height or more, and finds more columns than its rules part.
+ */
+function pieceOf(g: Grid, t: Table): boolean {
+  const h = g.box[3] - g.box[1], mid = (g.box[1] + g.box[3]) / 2;
+  return t.n_cols > g.table!.n_cols && mid > t.bbox[1] && mid < t.bbox[3] && h <= PIECE_SHARE * (t.bbox[3] - t.bbox[1]);
 }
 
 /**

@@ -66,4 +66,26 @@ describe('ruled sections of one table', () => {
     expect(tables).toHaveLength(1);
     expect(grid(tables[0]).map((r) => r[0])).toEqual(['', '', '- debt securities', '- equity securities', 'Impairment', 'Year ended 31 Dec']);
   });
+
+  it('reads a table with a few of its rows ruled, the rules parting fewer columns than its text, as one table', async () => {
+    const rows = [
+      ['', 'Strong', 'Good', 'Total'],
+      ['Retail', '133,644', '129,402', '124,810'],
+      ['Commercial', '44,805', '44,871', '44,712'],
+      ['Markets', '48,500', '45,725', '46,659'],
+      ['Private', '6,819', '7,250', '8,054'],
+      ['Centre', '1,449', '1,439', '10,940'],
+      ['Total', '235,217', '228,687', '235,175'],
+    ];
+    const bytes = await makePdf((page, font) => {
+      drawRows(page, font, rows, COLS, 560, 16);
+      // The last two rows ruled, with one column rule: two columns where the text has four.
+      for (const y of [492, 476, 460]) page.drawLine({ start: { x: 45, y }, end: { x: 430, y }, thickness: 0.5 });
+      for (const x of [45, 190, 430]) page.drawLine({ start: { x, y: 492 }, end: { x, y: 460 }, thickness: 0.5 });
+    }, { width: 480, height: 600 });
+    const [layout] = await layouts(bytes);
+    const tables = detectTables(layout);
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])).toEqual(rows);
+  });
 });
