@@ -351,6 +351,25 @@ function numberedHeadings(rows: Row[], nCols: number): boolean {
   });
 }
 
+/** An equation's number at the right margin: "(5.1)", "(12)", "(A.3)", "(4b)". */
+const EQUATION_NUMBER = /^\((\d{1,3}|[A-Z]?\d{1,2}(\.\d{1,2}){1,2})[a-z]?\)$/;
+/** A relation between the sides of an equation. */
+const RELATION = /[=<>≤≥≈≠]/;
+
+/**
+ * Displayed equations, one a line: each line of cells ends in its number at the right ("(5.1)",
+ * "(5.2)") and relates its sides (=, <, ≤), which their symbols' gaps cut into cells (a line of
+ * one cell is the text around them). A table's column of
+ * numbers in brackets stands beside labels and figures, not relations.
+ */
+function displayEquations(rows: Row[]): boolean {
+  const lines = rows.filter((r) => r.cells.length >= 2);
+  return lines.length >= 2 && lines.every((r) => {
+    const last = r.cells.reduce((a, c) => (c.col > a.col ? c : a));
+    return EQUATION_NUMBER.test(textOf(last).trim()) && r.cells.some((c) => c !== last && RELATION.test(textOf(c)));
+  });
+}
+
 /** This share of a block's cells reading as numbers makes it figures, not prose. */
 const MOSTLY_FIGURES = 0.5;
 
@@ -369,7 +388,7 @@ function looksLikeTable(rows: Row[], nCols: number): boolean {
   const texts = cells.map(textOf).filter((t) => /^\p{L}/u.test(t));
   const figures = cells.filter((c) => isNumeric(textOf(c))).length;
   if (figures < MOSTLY_FIGURES * cells.length && texts.length >= 4 && texts.filter((t) => /^\p{Ll}/u.test(t)).length > 0.4 * texts.length) return false;
-  if (isChart(rows, nCols)) return false;
+  if (isChart(rows, nCols) || displayEquations(rows)) return false;
   if (numberedHeadings(rows, nCols)) return false;
   return !isList(rows, nCols);
 }

@@ -88,4 +88,15 @@ describe('where a table ends', () => {
     const apart = words.map((w) => (w.y0 >= 149 ? { ...w, y0: w.y0 + 20, y1: w.y1 + 20 } : w));
     expect(detectTables(page(apart))).toHaveLength(1);
   });
+
+  it('displayed equations numbered at the right margin are no table; a column of bracketed numbers beside figures is', () => {
+    const words = [
+      ...line(100, [['A = (i :', 300], ['G(z) > V', 420], ['H(z) < V', 560], ['(5.1)', 720]]),
+      ...line(120, [['B = (i :', 300], ['G(z) < V', 420], ['H(z) < V', 560], ['(5.2)', 720]]),
+      ...line(140, [['C = (i :', 300], ['G(z) < V', 420], ['H(z) > V', 560], ['(5.3)', 720]]),
+    ];
+    expect(detectTables(page(words))).toHaveLength(0);
+    const notes = [...line(100, [['Revenue', 50], ['2,519', 500], ['(1)', 600]]), ...line(116, [['Costs', 50], ['(312)', 500], ['(2)', 600]])];
+    expect(detectTables(page(notes))).toHaveLength(1);
+  });
 });
