@@ -10,6 +10,7 @@
 import type { Field, Word } from '../types.js';
 import { beforeLabel, field, labelMatches } from './labelled.js';
 import { blocks, joinWords, type TextLine } from '../locale/lines.js';
+import { editDistance } from '../edit-distance.js';
 import { isTitleOnly, hasTitle } from './classify.js';
 import { isAddressLine, isRegionOnly, NOT_NAME } from './address.js';
 
@@ -70,21 +71,6 @@ function inkConfidence(words: Word[]): number {
   return c.length ? c.reduce((a, b) => a + b, 0) / c.length : 1;
 }
 
-/** Edit distance of two short strings. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length]!;
-}
-
 /**
  * A name's legal form as printed where OCR misread a letter of it (`SON BHD`, `SDN BHO`,
  * `ENIERPRISE`, `5/B`, `B.HD`): the pair `SDN BHD` one letter off in each word, `ENTERPRISE` two letters off,
@@ -92,7 +78,7 @@ function distance(a: string, b: string): number {
  */
 export function repairLegalForm(text: string): string {
   const t = text.replace(/(?<![\p{L}])(\p{L}{3})\.?\s+(\p{L}\p{L}\p{L}|\d\p{L}\p{L})(\.?)(?![\p{L}])/gu, (m, a: string, b: string, dot: string) => {
-    if (distance(a.toLowerCase(), 'sdn') > 1 || distance(b.toLowerCase().replace(/^8/, 'b'), 'bhd') > 1) return m;
+    if (editDistance(a.toLowerCase(), 'sdn') > 1 || editDistance(b.toLowerCase().replace(/^8/, 'b'), 'bhd') > 1) return m;
     if (a.toLowerCase() === 'sdn' && b.toLowerCase() === 'bhd') return m;
     const upper = a === a.toUpperCase();
     return (upper ? 'SDN BHD' : 'Sdn Bhd') + dot;
@@ -102,7 +88,7 @@ export function repairLegalForm(text: string): string {
   const sb = dotted.replace(/(?<![\p{L}\d/])([5S])\/([B8])(?![\p{L}\d])/gu, (m: string, a: string, b: string) => (a === 'S' && b === 'B' ? m : 'S/B'));
   return sb.replace(/(?<![\p{L}])(\p{L}{9,11})(?![\p{L}])/gu, (w: string) => {
     const lower = w.toLowerCase();
-    if (lower === 'enterprise' || distance(lower, 'enterprise') > 2) return w;
+    if (lower === 'enterprise' || editDistance(lower, 'enterprise') > 2) return w;
     return w === w.toUpperCase() ? 'ENTERPRISE' : 'Enterprise';
   });
 }

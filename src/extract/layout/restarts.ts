@@ -5,6 +5,7 @@
  */
 import { median, type TextLine } from './lines.js';
 import { isMark, isNumeric, isUnit } from './grid.js';
+import { editDistance } from '../edit-distance.js';
 
 /** A repeated header line stands where the first one stood, give or take this (× font size). */
 const EDGE_EM = 1;
@@ -30,17 +31,6 @@ const unitsLine = (l: TextLine) =>
 /** Letters of a line, as OCR may read them a little differently each time. */
 const letters = (l: TextLine) => l.words.map((w) => w.text).join('').toLowerCase().replace(/[^\p{L}]/gu, '');
 
-/** Edit distance between two strings. */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur.push(Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    prev = cur;
-  }
-  return prev[b.length];
-}
-
 /** Misread letters a header read again may differ by: this share of its letters. */
 const REREAD_SHARE = 0.25;
 
@@ -52,7 +42,7 @@ const REREAD_SHARE = 0.25;
 function readAgain(l: TextLine, header: TextLine, size: number, figures: number): boolean {
   if (l.chunks.length < 2 && l.x0 < figures - EDGE_EM * size) return false;
   const a = letters(l), b = letters(header);
-  return a.length >= 3 && Math.abs(l.x0 - header.x0) <= EDGE_EM * size && distance(a, b) <= REREAD_SHARE * Math.max(a.length, b.length);
+  return a.length >= 3 && Math.abs(l.x0 - header.x0) <= EDGE_EM * size && editDistance(a, b) <= REREAD_SHARE * Math.max(a.length, b.length);
 }
 
 /**

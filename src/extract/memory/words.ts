@@ -6,6 +6,7 @@
 import { findDate, type DateOrder } from '../locale/dates.js';
 import { parseNumber } from '../locale/numbers.js';
 import type { BBox, PageLayout, StoredPage } from '../types.js';
+import { editDistance } from '../edit-distance.js';
 
 export interface MWord {
   text: string;
@@ -122,13 +123,7 @@ export function readDate(text: string, order: DateOrder): string | null {
 export function similarity(a: string, b: string): number {
   if (a === b) return 1;
   if (!a.length || !b.length) return 0;
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return 1 - prev[b.length]! / Math.max(a.length, b.length);
+  return 1 - editDistance(a, b) / Math.max(a.length, b.length);
 }
 
 /** The character trigrams of words, each word padded with a space: what two OCR readings of the same words mostly share when whole words differ (`sdn`/`son`). */
