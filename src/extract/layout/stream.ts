@@ -167,7 +167,6 @@ function rangeGoesOn(prev: Row, row: Row, typical: number): boolean {
   return above.filter((p) => OPEN_RANGE.test(textOf(p!).trim())).length >= Math.max(1, row.cells.length / 2);
 }
 
-
 /**
  * A line of wrapped cells' second lines ("lymphoma" under "Solid tumors and", "inhibitor)" under
  * "Combo (with a PARP"): each of its cells goes on in the column and span of a cell of the row
