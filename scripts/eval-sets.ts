@@ -109,7 +109,7 @@ export const SETS: EvalSet[] = [
     score(dir, out, scorers) {
       const s = summary(join(scorers, 'sroie.py'), [dir, out]);
       return [
-        ['fields accuracy', s.accuracy],
+        ['fields accuracy', `${s.accuracy}; sure ${s.sure_right} of ${s.sure}`],
         ['vendor / date / address / total', `${s.company} ${s.date} ${s.address} ${s.total}`],
         ['typed receipt', `${s.typed_receipt} of ${s.documents}`],
       ];
@@ -124,10 +124,29 @@ export const SETS: EvalSet[] = [
       const items = summary(join(scorers, 'invoices.py'), [dir, out]);
       const rows = summary(join(scorers, 'table_rows.py'), [dir, out]);
       return [
-        ['fields accuracy', `${f.accuracy} (${f.right} of ${f.fields})`],
+        ['fields accuracy', `${f.accuracy} (${f.right} of ${f.fields}); sure ${f.sure_right} of ${f.sure}`],
         ['line-item F1', `${items.f1} (P ${items.precision} R ${items.recall})`],
         ['item rows found in tables', `${rows.found} of ${rows.rows}`],
       ];
     },
   },
+  invoiceImages('einvoices-dev-scan', '.pdf'),
+  invoiceImages('einvoices-dev-photo', '.jpg'),
 ];
+
+/** The e-invoices as scans (image-only PDFs) or phone photos (JPEG): fields and line items. */
+function invoiceImages(name: string, ext: '.pdf' | '.jpg'): EvalSet {
+  return {
+    name,
+    folder: name,
+    jobs: (dir, _work, out) => oneEach(dir, ext, out),
+    score(dir, out, scorers) {
+      const f = summary(join(scorers, 'invoice-fields.py'), [dir, out, '--ext', ext.slice(1)]);
+      const items = summary(join(scorers, 'invoices.py'), [dir, out]);
+      return [
+        ['fields accuracy', `${f.accuracy} (${f.right} of ${f.fields}); sure ${f.sure_right} of ${f.sure}`],
+        ['line-item F1', `${items.f1} (P ${items.precision} R ${items.recall})`],
+      ];
+    },
+  };
+}
