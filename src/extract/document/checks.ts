@@ -5,9 +5,11 @@
  * where the items alone do not. A check that fails is a flag on the totals and lowers the
  * confidence of the fields involved.
  */
-import type { Fields, LineItem, Totals } from '../types.js';
+import type { Fields, LineItem, Totals, Word } from '../types.js';
 import { cents, itemsAddUp, parseNumber, type Convention } from '../locale/numbers.js';
 import type { TextLine } from '../locale/lines.js';
+import { amountWords } from './amounts.js';
+import { field } from './labelled.js';
 
 /** A document-level allowance or charge line opens with its kind and a colon (Factur-X prints `95  REMISE :`, `FC  CHARGE :`, after a reason code). */
 const ADJUSTS = /^(?:[\p{L}\d]{1,6}\s+)?(remise|rabais|escompte|allowance|discount|rabatt|nachlass|abschlag|descuento|sconto|korting|charge|surcharge|frais|zuschlag|recargo|maggiorazione|toeslag)\s*[:：]/iu;
@@ -72,4 +74,55 @@ export function mergeTotals(totals: Totals | null, fields: Fields, flags: string
   if (!base) return null;
   const own = itemsAdd ? base.flags.filter((f) => f !== 'items_sum_mismatch') : base.flags;
   return { ...base, flags: [...new Set([...own, ...flags])] };
+}
+
+const MONEY_KEYS = ['subtotal', 'tax', 'total'] as const;
+
+/** Where on the page `value` is printed as an amount (its last occurrence, where totals stand), for a field taken from the item table's summary rows. */
+function printedAt(value: number, lines: TextLine[], conv: Convention | null): { words: Word[]; page: number } | null {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = lines[i]!;
+    const words = amountWords(l.words, conv);
+    for (let j = words.length - 1; j >= 0; j--) {
+      const n = /\d/.test(words[j]!.text) ? parseNumber(words[j]!.text, conv) : null;
+      if (n && !n.percent && near(n.value, value)) return { words: [words[j]!], page: l.page };
+    }
+  }
+  return null;
+}
+
+/**
+ * The totals made to say what the fields say, so one result never states two subtotals: where
+ * the item table's summary rows read a figure otherwise than the fields (every labelled reading
+ * of the page, checked by arithmetic), the reading with which subtotal + tax = total, or the items
+ * add up, wins in both; a field that loses that way takes the other figure at 0.6 (chosen against
+ * a competing reading). On a tie the field's stands. The `total_mismatch` flag follows the result.
+ */
+export function agreeTotals(totals: Totals | null, fields: Fields, items: LineItem[], lines: TextLine[], conv: Convention | null): Totals | null {
+  if (!totals) return null;
+  const out: Totals = { ...totals };
+  const amounts = items.map((i) => i.amount);
+  const itemSum = amounts.length && amounts.every((a) => a !== null) ? cents(amounts.reduce((s: number, a) => s + a!, 0)) : null;
+  const score = (v: Record<(typeof MONEY_KEYS)[number], number | null>) =>
+    (v.subtotal !== null && v.tax !== null && v.total !== null && near(v.subtotal + v.tax, v.total) ? 2 : 0) + (itemSum !== null && itemsAddUp(itemSum, v.subtotal, v.tax, v.total) ? 1 : 0);
+  for (const k of MONEY_KEYS) {
+    const f = num(fields[k]);
+    const t = out[k];
+    if (f === null || t === null || near(f, t)) {
+      if (f !== null) out[k] = f;
+      continue;
+    }
+    const mine = { subtotal: num(fields.subtotal), tax: num(fields.tax), total: num(fields.total) };
+    if (score({ ...mine, [k]: t }) > score(mine)) {
+      const at = printedAt(t, lines, conv);
+      const old = fields[k]!;
+      fields[k] = at ? { ...field(t, at.words, at.page, Math.min(0.6, old.confidence)), source: old.source } : { ...old, value: t, confidence: Math.min(0.6, old.confidence) };
+    } else {
+      out[k] = f;
+      fields[k] = { ...fields[k]!, confidence: Math.min(0.69, fields[k]!.confidence) };
+    }
+  }
+  const adds = out.subtotal === null || out.tax === null || out.total === null || near(out.subtotal + out.tax, out.total);
+  out.flags = adds ? out.flags.filter((x) => x !== 'total_mismatch') : [...new Set([...out.flags, 'total_mismatch'])];
+  return out;
 }

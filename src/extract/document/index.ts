@@ -12,7 +12,7 @@ import type { LineItemsResult } from '../lineitems/index.js';
 import { mapColumns } from '../lineitems/columns.js';
 import { toGrid } from '../lineitems/grid.js';
 import { classify } from './classify.js';
-import { checkFields, documentAdjustments, mergeTotals } from './checks.js';
+import { agreeTotals, checkFields, documentAdjustments, mergeTotals } from './checks.js';
 import { readFields } from './fields.js';
 import { documentLines, type TextLine } from '../locale/lines.js';
 import { documentLocale, type Locale } from '../locale/index.js';
@@ -60,7 +60,7 @@ export function understandDocument(
   // Where no amount names its currency, the document's (from its language at the least) applies.
   const items = (headed || found.totals ? found.line_items : []).map((i) => (i.currency === null && docCurrency ? { ...i, currency: docCurrency } : i));
   const { flags, itemsAdd } = type === 'bank_statement' ? { flags: [], itemsAdd: false } : checkFields(fields, items, documentAdjustments(lines, locale.conv));
-  let totals = type === 'bank_statement' ? found.totals : mergeTotals(items.length ? found.totals : null, fields, flags, itemsAdd);
+  let totals = type === 'bank_statement' ? found.totals : agreeTotals(mergeTotals(items.length ? found.totals : null, fields, flags, itemsAdd), fields, items, lines, locale.conv);
   if (totals && totals.currency === null && docCurrency) totals = { ...totals, currency: docCurrency };
   return { document_type: type, fields: stamped(fields), key_value_pairs, line_items: items, totals };
 }

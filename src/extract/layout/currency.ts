@@ -5,9 +5,7 @@
  * figure that follows it on its line.
  */
 import type { Word } from '../types.js';
-
-/** A currency sign alone: a symbol, or a dollar with its country's letters. */
-const SIGN = /^([A-Z]{1,3}\$|[$€£¥₹₩₽])$/u;
+import { isCurrencySign } from '../locale/numbers.js';
 /** An amount: a figure, a bracketed or signed one, or a dash standing for nothing. */
 const AMOUNT = /^([(\-–—−]?\d|[-–—]$)/u;
 /**
@@ -21,7 +19,7 @@ export function withSignsJoined(words: Word[]): Word[] {
   const joined = new Map<Word, Word>();
   const used = new Set<Word>();
   for (const s of words) {
-    if (!SIGN.test(s.text)) continue;
+    if (!isCurrencySign(s.text)) continue;
     const cy = (s.y0 + s.y1) / 2;
     let next: Word | null = null;
     for (const w of words) {

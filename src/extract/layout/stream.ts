@@ -9,6 +9,7 @@ import type { Table, Word } from '../types.js';
 import { buildTable, isFigure, isMark, isNumeric, isUnit, type PlacedCell } from './grid.js';
 import { goesOnFrom, median, type TextLine } from './lines.js';
 import { findColumns, type Columns } from './columns.js';
+import { parseNumber } from '../locale/numbers.js';
 
 /** Cells averaging more words than this are prose in columns (a two-column page), not a table. */
 const MAX_WORDS_PER_CELL = 7;
@@ -315,7 +316,8 @@ const AXIS_TICKS = 4;
 function axisLine(row: Row): boolean {
   const words = row.cells.flatMap((c) => c.words).sort((a, b) => a.x0 - b.x0);
   if (words.length < AXIS_TICKS || !words.every((w) => /^-?\d+([.,]\d+)?%?$/.test(w.text))) return false;
-  const values = words.map((w) => Number(w.text.replace('%', '').replace(',', '.')));
+  // `1,5` is one and a half on an axis of tenths; a tick is never grouped in thousands.
+  const values = words.map((w) => parseNumber(w.text, /,\d{3}$/.test(w.text) ? 'dot' : 'comma')?.value ?? NaN);
   // Years ("2007 2006 2005 2004") head a table's columns more often than a chart's axis.
   if (values.every((v) => v >= 1900 && v <= 2100)) return false;
   const step = values[1] - values[0];

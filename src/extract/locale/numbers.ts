@@ -1,4 +1,10 @@
 /**
+ * The one home for reading a number and a currency: every reader of the engine (fields, totals,
+ * line items, tables, vendor memory) reads amounts, quantities, percentages and currency signs
+ * with these functions, so two parts of one result never read the same print two ways. Dates
+ * have theirs in `dates.ts` beside it; the document's convention, date order and currency are
+ * worked out once in `index.ts`.
+ *
  * Money and quantity numbers as printed on invoices and statements. The decimal separator is a
  * property of the document (or of one column), not of one cell: `1.234` is 1234 in a German
  * invoice and 1.234 in an English one, so a cell is read with a convention decided from the
@@ -59,6 +65,11 @@ export function normalizeText(text: string): string {
     .replace(/[’‘`´]/g, "'")
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/** A currency sign standing alone as a word: a symbol, or a dollar with its country's letters (`US$`, `A$`). */
+export function isCurrencySign(text: string): boolean {
+  return /^([A-Z]{1,3}\$|[$€£¥₹₩₽])$/u.test(text);
 }
 
 /** The ISO currency named in `text` by a symbol or a code, or null. */
@@ -240,4 +251,21 @@ export function itemsAddUp(sum: number, subtotal: number | null, tax: number | n
   const near = (x: number) => Math.abs(cents(sum) - cents(x)) <= 0.011;
   if (subtotal !== null) return near(subtotal);
   return total === null || near(total) || (tax !== null && near(total - tax));
+}
+
+/** An amount with cents in running text as OCR reads it, a space allowed beside its mark (`177, 20`). */
+const AMOUNT_IN_TEXT = /(?<![\d.,])(\d{1,3}(?:[,.]\d{3})+|\d+)\s?([.,])\s?(\d{2})(?![.,]?\d)/g;
+
+/**
+ * The amounts with cents in a line of text, left to right, each with where it stands: the mark
+ * before the two last digits is the decimal one, whatever the convention (`1.234,56`, `1,234.56`,
+ * `12. 50`); a number without cents is no amount here (a count, a code).
+ */
+export function amountsIn(text: string): { value: number; index: number; raw: string }[] {
+  const out: { value: number; index: number; raw: string }[] = [];
+  for (const m of normalizeText(text).matchAll(AMOUNT_IN_TEXT)) {
+    const n = parseNumber(`${m[1]!.replace(/\s/g, '')}${m[2]}${m[3]}`, m[2] === ',' ? 'comma' : 'dot');
+    if (n) out.push({ value: n.value, index: m.index, raw: m[0] });
+  }
+  return out;
 }

@@ -7,6 +7,7 @@ import type { BBox, Field, StoredPage } from '../types.js';
 import { anchorOf, anchorScore, spans, valueOf, occurrences, type Anchor } from './spans.js';
 import { headCodes, headTokens, idKey, TENDER, TOTAL_WORD, type FieldRule, type VendorMemory } from './memory.js';
 import type { DateOrder } from '../locale/dates.js';
+import { amountsIn, normalizeText } from '../locale/numbers.js';
 import { boxOf, containment, jaccard, joinSplitAmounts, norm, pageLines, similarity, trigrams, type MLine } from './words.js';
 
 /** Every word of the pages run together, letters and digits only: where an identifier is looked for. */
@@ -185,8 +186,6 @@ export function nearYear(iso: string, learned: number): string {
 
 /** A line that adjusts the total to a rounded one. */
 const ROUNDING = /\b(?:round|rounding|roundin[g9]|adj|adjustment|pembundaran|rundung|arrondi|redondeo|afronding|arrotondamento)\w*/i;
-/** Amounts of a line as OCR reads them, a space inside allowed (`177, 20`). */
-const AMOUNT = /(\d{1,3}(?:[,.]\d{3})*|\d+)\s?[.,]\s?(\d{2})(?![\d])/g;
 
 /**
  * The rounded total: when a rounding line follows the total read (within three lines), the first
@@ -198,8 +197,7 @@ export function afterRounding(total: number, line: MLine, lines: MLine[]): { val
   const r = next.findIndex((l) => ROUNDING.test(l.words.map((w) => w.text).join(' ')));
   if (r < 0) return null;
   for (const l of next.slice(r).concat(lines.slice(line.index + 4, line.index + 6))) {
-    for (const m of l.words.map((w) => w.text).join(' ').matchAll(AMOUNT)) {
-      const v = Number(`${m[1]!.replace(/[,.]/g, '')}.${m[2]}`);
+    for (const { value: v } of amountsIn(l.words.map((w) => w.text).join(' '))) {
       if (v !== total && Math.abs(v - total) < 0.1) return { value: v, line: l };
     }
   }
@@ -220,9 +218,10 @@ export function afterDiscount(total: number, line: MLine, lines: MLine[]): { val
   let off = 0;
   for (const l of lines.slice(line.index + 1, line.index + 6)) {
     const text = l.words.map((w) => w.text).join(' ');
-    const amounts = [...text.matchAll(AMOUNT)].map((m) => Number(`${m[1]!.replace(/[,.]/g, '')}.${m[2]}`));
-    if (!amounts.length) continue;
-    const label = norm(text.replace(AMOUNT, ' '));
+    const found = amountsIn(text);
+    if (!found.length) continue;
+    const amounts = found.map((a) => a.value);
+    const label = norm(found.reduce((t, a) => t.replace(a.raw, ' '), normalizeText(text)));
     if (DISCOUNT.test(label) && !TOTAL_WORD.test(label)) {
       off += amounts[amounts.length - 1]!;
       continue;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currencyOf, detectConvention, parseNumber } from '../../../src/extract/locale/numbers.js';
+import { amountsIn, currencyOf, detectConvention, isCurrencySign, parseNumber } from '../../../src/extract/locale/numbers.js';
 
 const v = (text: string, conv: 'dot' | 'comma' | null = null) => parseNumber(text, conv)?.value ?? null;
 
@@ -132,5 +132,25 @@ describe('detectConvention', () => {
   });
   it('ignores dates and words', () => {
     expect(detectConvention(['15.01.2024', '12,50'])).toBe('comma');
+  });
+});
+
+describe('amountsIn', () => {
+  it('reads the amounts with cents of a line in either convention, OCR spaces beside the mark allowed', () => {
+    expect(amountsIn('Rounding Adj 0.02   Rounding 182.00').map((a) => a.value)).toEqual([0.02, 182]);
+    expect(amountsIn('Gesamt 1.234,56 EUR').map((a) => a.value)).toEqual([1234.56]);
+    expect(amountsIn('Total 1,234.56').map((a) => a.value)).toEqual([1234.56]);
+    expect(amountsIn('TOTAL 177, 20').map((a) => a.value)).toEqual([177.2]);
+  });
+  it('leaves counts, codes and dates alone', () => {
+    expect(amountsIn('Qty 3  Ref 20250')).toEqual([]);
+    expect(amountsIn('Date 15.01.2024')).toEqual([]);
+  });
+});
+
+describe('isCurrencySign', () => {
+  it('is a sign alone, not an amount or a word', () => {
+    for (const s of ['$', '€', '£', 'US$', 'A$']) expect(isCurrencySign(s)).toBe(true);
+    for (const s of ['$12', 'EUR', 'S']) expect(isCurrencySign(s)).toBe(false);
   });
 });
