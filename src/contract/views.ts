@@ -4,7 +4,8 @@
  */
 import { batchStatus, batchTimestamps, isAllDone } from '../domain/batch.js';
 import { publicStatus } from '../domain/status.js';
-import { FIELD_NAMES, type ExtractResult, type Field, type Table } from '../extract/types.js';
+import { carryCurrency } from '../extract/document/currency.js';
+import { FIELD_NAMES, type ExtractResult, type Field, type LineItem, type Table, type Totals } from '../extract/types.js';
 import { correctedField, parseCorrection, publicField, type Correction, type PublicField } from '../review/corrections.js';
 import type { BatchRow, DocumentResultRow, DocumentRow } from '../store/types.js';
 import type { Batch, Document, DocumentResult } from './schemas.js';
@@ -69,10 +70,18 @@ export function documentResultView(row: DocumentResultRow, view: 'corrected' | '
     document_type: result.document_type ?? null,
     fields: fieldsView(result, correction),
     key_value_pairs: result.key_value_pairs ?? [],
-    line_items: correction?.line_items ?? result.line_items ?? [],
+    ...amountsView(result, correction),
     tables: tablesView(result.tables ?? [], correction),
-    totals: result.totals ?? null,
   };
+}
+
+/** The line items and totals, in the document's corrected currency when a person corrected it. */
+function amountsView(result: Partial<ExtractResult>, correction: Correction | null): { line_items: LineItem[]; totals: Totals | null } {
+  const items = correction?.line_items ?? result.line_items ?? [];
+  const totals = result.totals ?? null;
+  const to = correction?.fields.currency?.value;
+  if (typeof to !== 'string') return { line_items: items, totals };
+  return carryCurrency(items, totals, (result.fields?.currency?.value as string | undefined) ?? totals?.currency ?? null, to);
 }
 
 type FieldsView = Record<string, PublicField | null> & { custom?: Record<string, PublicField | null> };

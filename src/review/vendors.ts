@@ -14,6 +14,9 @@ export const MAX_VENDORS = 500;
 
 export const toMemory = (row: VendorRow): VendorMemory => ({ ...(JSON.parse(row.memory_json) as VendorMemory), id: row.id });
 
+/** The fields a memory reads on the vendor's next document: the ones corrected, and the name it was learned with. */
+export const learnedFields = (m: VendorMemory): string[] => [...new Set([...(m.name ? ['vendor_name'] : []), ...Object.keys(m.fields)])];
+
 /** The account's memories, as the engine takes them. */
 export async function accountMemories(store: Store, accountId: string): Promise<VendorMemory[]> {
   return (await store.review.listVendors(accountId, MAX_VENDORS)).map(toMemory);

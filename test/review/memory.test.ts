@@ -18,6 +18,10 @@ interface Truth {
   iso: string;
   total: number;
   items: number;
+  /** The vendor's name as printed (an OCR-like misspelling on a later invoice). */
+  name?: string;
+  /** Labelled as invoices usually are (`INVOICE`, `Description`, `Amount`, `Total`), so the engine reads its line items. */
+  plain?: boolean;
 }
 
 /** One invoice of "Quillfeather Paper Co.": its docket number, posting date and balance move, and so does the item table's length. */
@@ -27,19 +31,20 @@ async function invoice(t: Truth): Promise<Uint8Array> {
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
   const text = (s: string, x: number, y: number, size = 10, f = font) => page.drawText(s, { x, y: 842 - y, size, font: f });
-  text('Quillfeather Paper Co.', 50, 60, 18, bold);
+  text(t.name ?? 'Quillfeather Paper Co.', 50, 60, 18, bold);
   text('14 Mill Lane, Oxford OX1 2AB', 50, 80, 9);
   text('VAT Reg GB 123 4567 89', 50, 94, 9);
-  text('STATEMENT OF ACCOUNT', 360, 60, 12, bold);
+  const [title, item, price, line, payable] = t.plain ? ['INVOICE', 'Description', 'Unit price', 'Amount', 'Total'] : ['STATEMENT OF ACCOUNT', 'Item', 'Price', 'Line total', 'Balance payable'];
+  text(title, 360, 60, 12, bold);
   text('Docket', 360, 110);
   text(t.docket, 450, 110);
   text('Posted', 360, 126);
   text(t.posted, 450, 126);
   text('Customer: Bodleian Stores', 50, 150);
-  text('Item', 50, 190, 10, bold);
+  text(item, 50, 190, 10, bold);
   text('Qty', 330, 190, 10, bold);
-  text('Price', 400, 190, 10, bold);
-  text('Line total', 480, 190, 10, bold);
+  text(price, 400, 190, 10, bold);
+  text(line, 480, 190, 10, bold);
   let y = 210;
   let sum = 0;
   for (let i = 0; i < t.items; i++) {
@@ -51,7 +56,7 @@ async function invoice(t: Truth): Promise<Uint8Array> {
     text(price.toFixed(2), 490, y);
     y += 18;
   }
-  text('Balance payable', 360, y + 24, 10, bold);
+  text(payable, 360, y + 24, 10, bold);
   text(t.total.toFixed(2), 490, y + 24, 10, bold);
   text('Thank you for your custom.', 50, y + 70, 9);
   return pdf.save();
@@ -112,6 +117,39 @@ describe('vendor memory', () => {
     const again = await processFiles(h, h.key, 'qf-forgotten', files.slice(1, 2));
     const f = await fieldsOf(h.key, again.get('qf-1.pdf')!);
     for (const n of Object.keys(f)) if (f[n]) expect(f[n].source, n).toBe('engine');
+  }, 600_000);
+
+  it('a corrected currency re-types the items and totals, is learned and applied to the next invoice with them; the learned name replaces a misreading', async () => {
+    const key = await h.keyOf('currency-account');
+    const first = (await processFiles(h, key, 'qf-cur', [{ name: 'qf-0.pdf', bytes: await invoice({ ...TRUTHS[0]!, plain: true }) }])).get('qf-0.pdf')!;
+    const before = (await call(h, key, 'GET', `/v1/documents/${first}/results`)).json;
+    expect(before.fields.currency?.value ?? null).not.toBe('MYR');
+    expect(before.line_items.length).toBe(TRUTHS[0]!.items);
+
+    const put = await call(h, key, 'PUT', `/v1/documents/${first}/corrections`, { fields: { currency: 'myr' } });
+    expect(put.status).toBe(200);
+    expect(put.json.fields.currency).toMatchObject({ value: 'MYR', corrected: true });
+    expect(put.json.line_items.map((i: any) => i.currency)).toEqual(Array(TRUTHS[0]!.items).fill('MYR'));
+    expect(put.json.totals.currency).toBe('MYR');
+    // The engine's own reading is kept as it was.
+    expect((await call(h, key, 'GET', `/v1/documents/${first}/results?view=extracted`)).json.totals.currency).toBe(before.totals.currency);
+
+    const [vendor] = (await call(h, key, 'GET', '/v1/vendors')).json.vendors;
+    expect(vendor.name).toBe('Quillfeather Paper Co.');
+    expect(vendor.fields.sort()).toEqual(['currency', 'vendor_name']);
+
+    // The next invoice: its name misread in the head, recognised by its VAT number and head.
+    const next = await invoice({ ...TRUTHS[1]!, plain: true, name: 'Quil1feather Papor Co.' });
+    const id = (await processFiles(h, key, 'qf-cur-next', [{ name: 'qf-next.pdf', bytes: next }])).get('qf-next.pdf')!;
+    const r = (await call(h, key, 'GET', `/v1/documents/${id}/results`)).json;
+    expect(r.fields.currency).toMatchObject({ value: 'MYR', source: 'vendor_memory', corrected: false });
+    expect(r.fields.vendor_name).toMatchObject({ value: 'Quillfeather Paper Co.', source: 'vendor_memory' });
+    expect(r.line_items.length).toBe(TRUTHS[1]!.items);
+    expect(r.line_items.every((i: any) => i.currency === 'MYR')).toBe(true);
+    expect(r.totals.currency).toBe('MYR');
+    // Another account's run of the same invoice reads it as printed.
+    const theirs = (await processFiles(h, other, 'qf-cur-other', [{ name: 'qf-next.pdf', bytes: next }])).get('qf-next.pdf')!;
+    expect((await fieldsOf(other, theirs)).vendor_name.value).toBe('Quil1feather Papor Co.');
   }, 600_000);
 });
 

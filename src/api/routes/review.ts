@@ -5,7 +5,7 @@ import type { AppDeps } from '../deps.js';
 import { BBox, DocumentIdParams, DocumentResultSchema, ErrorSchema, LineItemSchema, errorResponses } from '../../contract/schemas.js';
 import { documentResultView } from '../../contract/views.js';
 import { pageWords, putCorrection, succeededDocument } from '../../review/service.js';
-import { MAX_VENDORS, toMemory } from '../../review/vendors.js';
+import { MAX_VENDORS, learnedFields, toMemory } from '../../review/vendors.js';
 
 const security = [{ bearer: [] }];
 
@@ -123,7 +123,7 @@ export function reviewRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             return {
               id: r.id,
               name: r.name,
-              fields: Object.keys(m.fields),
+              fields: learnedFields(m),
               identifiers: [...m.ids, ...(m.regs ?? [])],
               size_bytes: Buffer.byteLength(r.memory_json),
               created_at: new Date(r.created_at).toISOString(),

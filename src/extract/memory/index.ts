@@ -6,6 +6,7 @@
 import type { DateOrder } from '../locale/dates.js';
 import type { CustomFieldSpec, ExtractResult, Field, PageLayout, StoredPage } from '../types.js';
 import { readCustomFields } from './custom.js';
+import { carryCurrency } from '../document/currency.js';
 import { identify, readWithMemory } from './read.js';
 import { locateValue as locate } from './spans.js';
 import { learn, type Taught, type VendorMemory } from './memory.js';
@@ -60,11 +61,17 @@ export function teach(result: ExtractResult, layouts: PageLayout[], opts: { cust
   const custom = out.custom_fields ? { ...out.custom_fields } : undefined;
   const put = (key: string, f: Field, onlyIfNone: boolean) => {
     const [into, k] = key.startsWith('custom.') ? [custom, key.slice(7)] : [fields, key];
-    if (into && k in into && !(onlyIfNone && into[k])) into[k] = f;
+    if (!into || !(k in into) || (onlyIfNone && into[k])) return;
+    // A value not found on these pages (a currency printed as `RM`) stands where the engine read it, if it did.
+    const was = into[k];
+    into[k] = f.bbox.every((v) => v === 0) && was ? { ...f, page: was.page, bbox: was.bbox } : f;
   };
   // Amounts the engine read that add up (subtotal + tax = total) stand: a memory's anchor may sit on a neighbouring amount of another layout edition.
   const added = TOTALS.every((k) => typeof fields[k]?.value === 'number') && Math.abs(Number(fields.subtotal!.value) + Number(fields.tax!.value) - Number(fields.total!.value)) < 0.005;
   for (const [key, f] of Object.entries(read)) put(key, f, added && TOTALS.includes(key));
   for (const [key, f] of Object.entries(unlabelled)) put(key, f, true);
-  return { ...out, fields: fields as ExtractResult['fields'], custom_fields: custom, vendor_memory_id: mem.id };
+  const from = (out.fields.currency?.value as string | undefined) ?? out.totals?.currency ?? null;
+  const to = fields.currency?.source === 'vendor_memory' ? String(fields.currency.value) : null;
+  const money = to && to !== from ? carryCurrency(out.line_items, out.totals, from, to) : {};
+  return { ...out, ...money, fields: fields as ExtractResult['fields'], custom_fields: custom, vendor_memory_id: mem.id };
 }

@@ -12,7 +12,7 @@ export interface FieldRule {
   kind: Kind;
   /** How dates are printed (day first or month first): learned from the corrected value. */
   order?: DateOrder;
-  /** For the vendor's own name, address, tax id and IBAN: the value itself, the same on every document. */
+  /** For the vendor's own name, address, tax id, IBAN, currency and payment terms: the value itself, the same on every document. */
   constant?: string | number;
   /** For a date, the year of the one corrected: a year OCR misread on a later document is read near it. */
   year?: number;
@@ -43,8 +43,11 @@ const MAX_REGS = 4;
 /** The head of a page: the share of its height where the vendor prints its name, address and numbers. */
 const HEAD_SHARE = 0.4;
 const MAX_BYTES = 8 * 1024;
-/** Fields that name the vendor: the same value on every document of it. */
-const IDENTITY = new Set(['vendor_name', 'vendor_address', 'vendor_tax_id', 'iban']);
+/**
+ * Fields that are the vendor's own: the same value on every document of it, kept as the value
+ * (a currency is often not printed as its code: `RM`, `$`, or nothing at all).
+ */
+const CONSTANT = new Set(['vendor_name', 'vendor_address', 'vendor_tax_id', 'iban', 'currency', 'payment_terms']);
 
 /** The head of the first page as a set of words (letters, 3 or more): what stays when amounts and dates move. */
 export function headTokens(pages: StoredPage[]): string[] {
@@ -130,7 +133,7 @@ export function learn(prev: VendorMemory | null, id: string, pages: StoredPage[]
     const found = occurrences(pages, kind, value);
     const best = key === 'total' ? grandTotal(found) : found[0];
     const old = mem.fields[key];
-    if (IDENTITY.has(key)) {
+    if (CONSTANT.has(key)) {
       mem.fields[key] = { kind, constant: value, anchors: [], bbox: best?.span.bbox ?? old?.bbox };
       continue;
     }

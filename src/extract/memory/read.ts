@@ -92,6 +92,8 @@ export function readWithMemory(mem: VendorMemory, pages: StoredPage[]): { read: 
     if (f?.labelled) read[key] = f.field;
     else if (f && rule.kind !== 'text') unlabelled[key] = { ...f.field, confidence: 0.5 };
   }
+  // A recognised vendor is named as it was learned (a person's spelling, else the engine's first reading), not as this document's OCR reads it.
+  if (!mem.fields.vendor_name && mem.name) read.vendor_name = constantField({ kind: 'text', constant: mem.name, anchors: [] }, pages);
   return { read, unlabelled };
 }
 
