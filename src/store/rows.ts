@@ -3,7 +3,7 @@ import type { ProcessingError } from '../domain/errors.js';
 import type { InternalState } from '../domain/status.js';
 import type { BatchEvent, BatchRow, ClaimedDocument, DocumentResultRow, DocumentRow } from './types.js';
 import type { VendorRow } from './review.js';
-import type { DeliveryRow, WebhookRow } from './webhooks.js';
+import type { ClaimedDelivery, DeliveryRow, WebhookRow } from './webhooks.js';
 
 type Raw = Record<string, unknown>;
 
@@ -119,6 +119,21 @@ export function toDelivery(r: Raw): DeliveryRow {
     error: (r.error as string | null) ?? null,
     created_at: num(r.created_at),
     next_attempt_at: numOrNull(r.next_attempt_at),
+  };
+}
+
+/** Maps a claimed attempt joined with its webhook and event (either dialect). */
+export function toClaimedDelivery(r: Raw): ClaimedDelivery {
+  return {
+    ...toDelivery(r),
+    claim_token: r.claim_token as string,
+    account_id: r.account_id as string,
+    url: r.url as string,
+    receiver: r.receiver as string,
+    secret: r.secret as string,
+    event_type: r.event_type as BatchEvent['type'],
+    event_created_at: num(r.event_created_at),
+    batch_json: r.batch_json as string,
   };
 }
 

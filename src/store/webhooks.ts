@@ -3,6 +3,25 @@
  * 100). Implemented per dialect in `sqlite/webhooks.ts` and `postgres/webhooks.ts`.
  */
 
+/**
+ * The receiving host of a callback URL, `host:port` with the scheme's port when the URL names
+ * none: what the dispatcher caps sends per, since every path of one host shares its sockets.
+ */
+export function receiverOf(url: string): string {
+  const u = new URL(url);
+  return `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
+}
+
+/** How a claim shares the sends in flight (the dispatcher's, per process). */
+export interface ClaimFairness {
+  /** Receivers (`receiverOf`) already at their cap: none of their attempts is claimed. */
+  busyReceivers?: readonly string[];
+  /** Sends each account named may still start (its cap less those in flight). */
+  accountRoom?: Readonly<Record<string, number>>;
+  /** Sends an account not in `accountRoom` may start; default: the claim's limit. */
+  perAccount?: number;
+}
+
 /** The callback registered on a batch (one per batch). */
 export interface WebhookRow {
   batch_id: string;
@@ -34,7 +53,10 @@ export interface DeliveryRow {
 export interface ClaimedDelivery extends DeliveryRow {
   /** Fences `finishAttempt`: a dispatcher whose claim expired writes nothing. */
   claim_token: string;
+  account_id: string;
   url: string;
+  /** `receiverOf(url)`. */
+  receiver: string;
   secret: string;
   event_type: 'batch.completed';
   event_created_at: number;
@@ -70,11 +92,11 @@ export interface WebhookStore {
    */
   enqueueEvents(now: number): Promise<number>;
   /**
-   * Claims up to `limit` due pending attempts for `leaseMs` (guarded update), at most one per
-   * receiver URL and none for the URLs in `skipUrls` (receivers the caller is already sending to
-   * as much as it will), so one slow receiver's backlog never fills a claim.
+   * Claims up to `limit` due pending attempts for `leaseMs` (guarded update), earliest first: at
+   * most one per receiving host, none for the busy ones, and no more of an account than its room,
+   * so neither one slow host's backlog nor one account's many hosts fill a claim.
    */
-  claimDeliveries(limit: number, leaseMs: number, now: number, skipUrls?: readonly string[]): Promise<ClaimedDelivery[]>;
+  claimDeliveries(limit: number, leaseMs: number, now: number, fair?: ClaimFairness): Promise<ClaimedDelivery[]>;
   /** Records the attempt (and the next one, and disabling) in one transaction; false if the claim was lost. */
   finishAttempt(claim: ClaimedDelivery, result: AttemptResult, newDeliveryId: string, now: number): Promise<boolean>;
 }

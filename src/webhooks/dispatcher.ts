@@ -23,8 +23,10 @@ export interface DispatcherOptions {
   pollMs?: number;
   /** Attempts in flight at once, all receivers together. */
   maxInFlight?: number;
-  /** Attempts in flight at once to one receiver URL. */
+  /** Attempts in flight at once to one receiving host (name and port, every path of it). */
   perReceiver?: number;
+  /** Attempts in flight at once of one account's webhooks, all its receivers together. */
+  perAccount?: number;
   onError?: (err: unknown) => void;
   /** Told of every attempt once its outcome is recorded (log line, metrics). */
   onAttempt?: (attempt: AttemptReport) => void;
@@ -94,25 +96,30 @@ export function judge(out: SendOutcome, attempt: number, schedule: number[], now
 /**
  * Starts the loop; it runs until `stop()`. Sends run side by side, each on its own: a free slot
  * is filled by the next claim at once, never after the slowest send of a round (one receiver
- * that did not answer held every other batch's event for its whole timeout). A receiver URL
- * gets at most `perReceiver` sends at once, and its other due attempts stay in the database
- * for whoever is free to send them.
+ * that did not answer held every other batch's event for its whole timeout). A receiving host
+ * gets at most `perReceiver` sends at once and an account at most `perAccount`; their other due
+ * attempts stay in the database for whoever is free to send them, so one account's hanging
+ * receivers, on one host or many, hold only its own deliveries.
  */
 export function startDispatcher(opts: DispatcherOptions): Dispatcher {
   const now = opts.now ?? Date.now;
   const { timeoutMs, retryScheduleMs, allowPrivate } = opts.config.webhooks;
   const pollMs = opts.pollMs ?? 500;
-  // 64 sends waiting on sockets cost little; 2 a receiver keeps one slow endpoint's backlog
-  // from filling them.
-  const maxInFlight = opts.maxInFlight ?? 64;
+  // Sends waiting on sockets cost little, so there are many slots; 2 a host keeps one slow
+  // host's backlog (100 batches on paths of one hanging host delayed another account's event by
+  // 9.8 s when the cap was per URL) from filling them, and 32 an account leaves 7 accounts'
+  // worth of slots to the others when one account's receivers all hang.
+  const maxInFlight = opts.maxInFlight ?? 256;
   const perReceiver = opts.perReceiver ?? 2;
+  const perAccount = opts.perAccount ?? 32;
   // The lease outlives the send's own time limit, so a live sender never loses its claim.
   const leaseMs = timeoutMs + 30_000;
   let stopped = false;
   let wake: (() => void) | null = null;
   let timer: NodeJS.Timeout | null = null;
   const inFlight = new Set<Promise<void>>();
-  const byUrl = new Map<string, number>();
+  const byReceiver = new Map<string, number>();
+  const byAccount = new Map<string, number>();
 
   async function attempt(claim: ClaimedDelivery): Promise<void> {
     const started = performance.now();
@@ -133,15 +140,21 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     });
   }
 
+  function count(map: Map<string, number>, key: string, by: number): void {
+    const n = (map.get(key) ?? 0) + by;
+    if (n <= 0) map.delete(key);
+    else map.set(key, n);
+  }
+
   function start(claim: ClaimedDelivery): void {
-    byUrl.set(claim.url, (byUrl.get(claim.url) ?? 0) + 1);
+    count(byReceiver, claim.receiver, 1);
+    count(byAccount, claim.account_id, 1);
     const p: Promise<void> = attempt(claim)
       .catch((err) => opts.onError?.(err))
       .finally(() => {
         inFlight.delete(p);
-        const left = (byUrl.get(claim.url) ?? 1) - 1;
-        if (left <= 0) byUrl.delete(claim.url);
-        else byUrl.set(claim.url, left);
+        count(byReceiver, claim.receiver, -1);
+        count(byAccount, claim.account_id, -1);
         // A freed slot (or receiver) may take an attempt that is due now.
         wake?.();
       });
@@ -153,10 +166,11 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     const free = maxInFlight - inFlight.size;
     if (free <= 0) return false;
     await opts.webhooks.enqueueEvents(now());
-    const busy = [...byUrl].filter(([, n]) => n >= perReceiver).map(([url]) => url);
-    const claims = await opts.webhooks.claimDeliveries(free, leaseMs, now(), busy);
+    const busyReceivers = [...byReceiver].filter(([, n]) => n >= perReceiver).map(([host]) => host);
+    const accountRoom = Object.fromEntries([...byAccount].map(([account, n]) => [account, Math.max(0, perAccount - n)]));
+    const claims = await opts.webhooks.claimDeliveries(free, leaseMs, now(), { busyReceivers, accountRoom, perAccount });
     for (const c of claims) start(c);
-    // One claim takes one attempt per receiver: any claim may have left more due behind it.
+    // One claim takes one attempt per host: any claim may have left more due behind it.
     return claims.length > 0;
   }
 

@@ -127,23 +127,57 @@ export function partsContract(name: string, harness: PartsHarness): void {
       }
     });
 
-    it('a claim takes one due attempt per receiver URL and none of the URLs skipped', async () => {
+    it('a claim takes one due attempt per receiving host (name and port) and none of the busy hosts', async () => {
       const s = await harness.fresh();
       try {
-        const hooks: Record<string, string> = { b1: 'https://a.example/hook', b2: 'https://a.example/hook', b3: 'https://a.example/hook', b4: 'https://b.example/hook' };
+        const hooks: Record<string, string> = {
+          b1: 'https://a.example/hook',
+          b2: 'https://a.example:443/other?x=1',
+          b3: 'http://a.example/hook',
+          b4: 'https://b.example/hook',
+        };
         for (const [name, url] of Object.entries(hooks)) {
           const { acc, batch, finish } = await finishedBatch(s, name);
           await s.webhooks.putWebhook(acc.id, batch.id, url, 'whsec_a', 1);
           await finish(5);
         }
         expect(await s.webhooks.enqueueEvents(6)).toBe(4);
-        const skipped = await s.webhooks.claimDeliveries(10, 1000, 7, ['https://a.example/hook']);
-        expect(skipped.map((c) => c.url)).toEqual(['https://b.example/hook']);
+        const skipped = await s.webhooks.claimDeliveries(10, 1000, 7, { busyReceivers: ['a.example:443'] });
+        expect(skipped.map((c) => c.receiver).sort()).toEqual(['a.example:80', 'b.example:443']);
         const first = await s.webhooks.claimDeliveries(10, 1000, 7);
-        expect(first.map((c) => c.url)).toEqual(['https://a.example/hook']);
-        const second = await s.webhooks.claimDeliveries(10, 1000, 7, []);
-        expect(second.map((c) => c.url)).toEqual(['https://a.example/hook']);
-        expect(new Set([...first, ...second].map((c) => c.id)).size).toBe(2);
+        expect(first.map((c) => c.receiver)).toEqual(['a.example:443']);
+        const second = await s.webhooks.claimDeliveries(10, 1000, 7, { busyReceivers: [] });
+        expect(second.map((c) => c.receiver)).toEqual(['a.example:443']);
+        expect(new Set([...first, ...second].map((c) => c.url))).toEqual(new Set([hooks.b1, hooks.b2]));
+      } finally {
+        await s.close();
+      }
+    });
+
+    it('a claim takes no more of an account than its room', async () => {
+      const s = await harness.fresh();
+      try {
+        const acc = await s.getOrCreateAccount('busy', 1);
+        for (const n of [1, 2, 3, 4]) {
+          const name = `h${n}`;
+          const { batch } = await s.insertDocuments(acc.id, name, [doc()], 2);
+          await s.webhooks.putWebhook(acc.id, batch.id, `https://h${n}.example/hook`, 'whsec_a', 3);
+          await s.submitBatch(acc.id, name, 4);
+          const [c] = await s.claimDocuments(1, LEASE, 4);
+          await s.completeDocument(c.id, c.attempt, ok, 5);
+        }
+        const other = await finishedBatch(s, 'other');
+        await s.webhooks.putWebhook(other.acc.id, other.batch.id, 'https://o.example/hook', 'whsec_a', 3);
+        await other.finish(5);
+        expect(await s.webhooks.enqueueEvents(6)).toBe(5);
+        const fair = { accountRoom: { [acc.id]: 1 }, perAccount: 2 };
+        const claimed = await s.webhooks.claimDeliveries(10, 1000, 7, fair);
+        // One of the busy account's four (its room), and the other account's.
+        expect(claimed.filter((c) => c.account_id === acc.id)).toHaveLength(1);
+        expect(claimed.filter((c) => c.account_id === other.acc.id)).toHaveLength(1);
+        // An account not named may take `perAccount`.
+        const rest = await s.webhooks.claimDeliveries(10, 1000, 7, { perAccount: 2 });
+        expect(rest.map((c) => c.account_id)).toEqual([acc.id, acc.id]);
       } finally {
         await s.close();
       }

@@ -45,7 +45,7 @@ async function consistent(s: Store, accountId: string, batchId: string) {
 /** A batch of one document completed at `t`, with a webhook registered before. */
 async function hookedBatch(s: Store, accountId: string, name: string, t: number) {
   const { batch } = await s.insertDocuments(accountId, name, await withBlobs(s, 1), t - 10);
-  await s.webhooks.putWebhook(accountId, batch.id, `https://a.example/hook/${name}`, 'whsec_a', t - 5);
+  await s.webhooks.putWebhook(accountId, batch.id, `https://${name}.example/hook`, 'whsec_a', t - 5);
   await s.submitBatch(accountId, name, t);
   const [c] = await s.claimDocuments(1, LEASE, t);
   await s.completeDocument(c.id, c.attempt, ok, t);

@@ -5,7 +5,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 export interface Received {
   path: string;
@@ -67,4 +67,40 @@ export function verifyStandardWebhook(secret: string, r: Received, toleranceSec 
   });
   if (!ok) throw new Error('no valid v1 signature');
   return JSON.parse(r.body);
+}
+
+export interface BlackHole {
+  /** `base` + `/hook`. */
+  url: string;
+  base: string;
+  /** Requests waiting now, the most at once, and all there were. */
+  open: number;
+  peak: number;
+  total: number;
+  close(): Promise<void>;
+}
+
+/** An HTTP receiver that reads each request and never answers it. */
+export async function blackHole(): Promise<BlackHole> {
+  const sockets = new Set<Socket>();
+  const hole = { url: '', base: '', open: 0, peak: 0, total: 0, close: async () => {} };
+  const server: Server = createServer((req) => {
+    hole.open++;
+    hole.total++;
+    hole.peak = Math.max(hole.peak, hole.open);
+    req.socket.on('close', () => hole.open--);
+  });
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('error', () => {});
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  hole.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  hole.url = `${hole.base}/hook`;
+  hole.close = async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((r) => server.close(() => r()));
+  };
+  return hole;
 }

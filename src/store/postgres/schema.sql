@@ -209,5 +209,6 @@ TABLE webhooks
   created_at bigint NOT NULL
   disabled_at bigint
   disabled_reason text
+  receiver text NOT NULL DEFAULT ''::text
   CONSTRAINT webhooks_pkey PRIMARY KEY (batch_id)
   CREATE UNIQUE INDEX webhooks_pkey ON webhooks USING btree (batch_id)

@@ -6,9 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { newId } from '../../domain/names.js';
-import { toDelivery, toWebhook } from '../rows.js';
-import type { BatchEvent } from '../types.js';
-import type { AttemptResult, ClaimedDelivery, DeliveryRow, WebhookRow, WebhookStore } from '../webhooks.js';
+import { toClaimedDelivery, toDelivery, toWebhook } from '../rows.js';
+import { receiverOf, type AttemptResult, type ClaimFairness, type ClaimedDelivery, type DeliveryRow, type WebhookRow, type WebhookStore } from '../webhooks.js';
 import { notifyChange } from './notify.js';
 import { transaction } from './pool.js';
 
@@ -29,11 +28,11 @@ export class PostgresWebhookStore implements WebhookStore {
   async putWebhook(accountId: string, batchId: string, url: string, secret: string, now: number): Promise<WebhookRow> {
     return transaction(this.pool, async (c) => {
       const r = await c.query(
-        `INSERT INTO webhooks (batch_id, account_id, url, secret, created_at) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (batch_id) DO UPDATE SET url = excluded.url, secret = excluded.secret, created_at = excluded.created_at,
-           disabled_at = NULL, disabled_reason = NULL
+        `INSERT INTO webhooks (batch_id, account_id, url, receiver, secret, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (batch_id) DO UPDATE SET url = excluded.url, receiver = excluded.receiver, secret = excluded.secret,
+           created_at = excluded.created_at, disabled_at = NULL, disabled_reason = NULL
          RETURNING *`,
-        [batchId, accountId, url, secret, now],
+        [batchId, accountId, url, receiverOf(url), secret, now],
       );
       await c.query('UPDATE batches SET webhook_url = $1 WHERE id = $2', [url, batchId]);
       return toWebhook(r.rows[0]);
@@ -104,38 +103,33 @@ export class PostgresWebhookStore implements WebhookStore {
     return count;
   }
 
-  async claimDeliveries(limit: number, leaseMs: number, now: number, skipUrls: readonly string[] = []): Promise<ClaimedDelivery[]> {
+  async claimDeliveries(limit: number, leaseMs: number, now: number, fair: ClaimFairness = {}): Promise<ClaimedDelivery[]> {
     const token = randomBytes(12).toString('hex');
-    // The earliest due attempt of each receiver URL not skipped, earliest first. DISTINCT ON
-    // cannot take FOR UPDATE, so the update guards instead: a row another dispatcher leased
-    // meanwhile fails the re-checked condition and is left out.
+    // The earliest due attempt of each receiving host not busy, then of those at most an
+    // account's room, earliest first. DISTINCT ON cannot take FOR UPDATE, so the update guards
+    // instead: a row another dispatcher leased meanwhile fails the re-checked condition.
     const r = await this.pool.query(
       `WITH claimed AS (
          UPDATE webhook_deliveries SET lease_until = $1, claim_token = $2
          WHERE id IN (
            SELECT id FROM (
-             SELECT DISTINCT ON (w.url) d.id, d.next_attempt_at
-             FROM webhook_deliveries d JOIN webhooks w ON w.batch_id = d.batch_id AND w.disabled_at IS NULL
-             WHERE d.status = 'pending' AND d.next_attempt_at <= $3 AND (d.lease_until IS NULL OR d.lease_until < $3)
-               AND NOT (w.url = ANY($5::text[]))
-             ORDER BY w.url, d.next_attempt_at, d.id) due
+             SELECT id, next_attempt_at, account_id, row_number() OVER (PARTITION BY account_id ORDER BY next_attempt_at, id) AS nth_of_account
+             FROM (
+               SELECT DISTINCT ON (w.receiver) d.id, d.next_attempt_at, w.account_id
+               FROM webhook_deliveries d JOIN webhooks w ON w.batch_id = d.batch_id AND w.disabled_at IS NULL
+               WHERE d.status = 'pending' AND d.next_attempt_at <= $3 AND (d.lease_until IS NULL OR d.lease_until < $3)
+                 AND NOT (w.receiver = ANY($5::text[]))
+               ORDER BY w.receiver, d.next_attempt_at, d.id) due) ranked
+           WHERE nth_of_account <= coalesce(($6::jsonb ->> account_id)::int, $7)
            ORDER BY next_attempt_at LIMIT $4)
            AND status = 'pending' AND (lease_until IS NULL OR lease_until < $3)
          RETURNING *)
        SELECT c.id, c.batch_id, c.event_id, c.attempt, c.status, c.response_status, c.error, c.created_at, c.next_attempt_at, c.claim_token,
-              w.url, w.secret, e.type AS event_type, e.created_at AS event_created_at, e.batch_json::text AS batch_json
+              w.account_id, w.url, w.receiver, w.secret, e.type AS event_type, e.created_at AS event_created_at, e.batch_json::text AS batch_json
        FROM claimed c JOIN webhooks w ON w.batch_id = c.batch_id JOIN batch_events e ON e.id = c.event_id`,
-      [now + leaseMs, token, now, limit, [...skipUrls]],
+      [now + leaseMs, token, now, limit, [...(fair.busyReceivers ?? [])], JSON.stringify(fair.accountRoom ?? {}), fair.perAccount ?? limit],
     );
-    return (r.rows as Raw[]).map((row) => ({
-      ...toDelivery(row),
-      claim_token: row.claim_token as string,
-      url: row.url as string,
-      secret: row.secret as string,
-      event_type: row.event_type as BatchEvent['type'],
-      event_created_at: Number(row.event_created_at),
-      batch_json: row.batch_json as string,
-    }));
+    return (r.rows as Raw[]).map(toClaimedDelivery);
   }
 
   async finishAttempt(claim: ClaimedDelivery, result: AttemptResult, newDeliveryId: string, now: number): Promise<boolean> {

@@ -132,7 +132,7 @@ CREATE TABLE webhooks (
   created_at INTEGER NOT NULL,
   disabled_at INTEGER,
   disabled_reason TEXT
-);
+, receiver TEXT NOT NULL DEFAULT '');
 
 CREATE INDEX batch_events_created ON batch_events (created_at);
 

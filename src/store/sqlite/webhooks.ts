@@ -6,9 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../domain/names.js';
 import type { LocalChanges } from '../changes.js';
-import { toDelivery, toWebhook } from '../rows.js';
-import type { BatchEvent } from '../types.js';
-import type { AttemptResult, ClaimedDelivery, DeliveryRow, WebhookRow, WebhookStore } from '../webhooks.js';
+import { toClaimedDelivery, toDelivery, toWebhook } from '../rows.js';
+import { receiverOf, type AttemptResult, type ClaimFairness, type ClaimedDelivery, type DeliveryRow, type WebhookRow, type WebhookStore } from '../webhooks.js';
 import { prepared, type Db } from './db.js';
 
 type Raw = Record<string, unknown>;
@@ -34,11 +33,11 @@ export class SqliteWebhookStore implements WebhookStore {
     const tx = this.db.transaction(() => {
       const row = prepared(
         this.db,
-        `INSERT INTO webhooks (batch_id, account_id, url, secret, created_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (batch_id) DO UPDATE SET url = excluded.url, secret = excluded.secret, created_at = excluded.created_at,
-           disabled_at = NULL, disabled_reason = NULL
+        `INSERT INTO webhooks (batch_id, account_id, url, receiver, secret, created_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (batch_id) DO UPDATE SET url = excluded.url, receiver = excluded.receiver, secret = excluded.secret,
+           created_at = excluded.created_at, disabled_at = NULL, disabled_reason = NULL
          RETURNING *`,
-      ).get(batchId, accountId, url, secret, now) as Raw;
+      ).get(batchId, accountId, url, receiverOf(url), secret, now) as Raw;
       prepared(this.db, 'UPDATE batches SET webhook_url = ? WHERE id = ?').run(url, batchId);
       return toWebhook(row);
     });
@@ -115,18 +114,23 @@ export class SqliteWebhookStore implements WebhookStore {
     return tx.immediate();
   }
 
-  async claimDeliveries(limit: number, leaseMs: number, now: number, skipUrls: readonly string[] = []): Promise<ClaimedDelivery[]> {
-    // The earliest due attempt of each receiver URL not skipped, earliest first.
+  async claimDeliveries(limit: number, leaseMs: number, now: number, fair: ClaimFairness = {}): Promise<ClaimedDelivery[]> {
+    // The earliest due attempt of each receiving host not busy, then of those at most an
+    // account's room, earliest first.
     const pick = prepared(
       this.db,
       `SELECT id FROM (
-         SELECT d.id, d.next_attempt_at, row_number() OVER (PARTITION BY w.url ORDER BY d.next_attempt_at, d.id) AS nth
-         FROM webhook_deliveries d JOIN webhooks w ON w.batch_id = d.batch_id AND w.disabled_at IS NULL
-         WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?)
-           AND w.url NOT IN (SELECT value FROM json_each(?)))
-       WHERE nth = 1 ORDER BY next_attempt_at LIMIT ?`,
+         SELECT id, next_attempt_at, account_id, row_number() OVER (PARTITION BY account_id ORDER BY next_attempt_at, id) AS nth_of_account
+         FROM (
+           SELECT d.id, d.next_attempt_at, w.account_id, row_number() OVER (PARTITION BY w.receiver ORDER BY d.next_attempt_at, d.id) AS nth
+           FROM webhook_deliveries d JOIN webhooks w ON w.batch_id = d.batch_id AND w.disabled_at IS NULL
+           WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?)
+             AND w.receiver NOT IN (SELECT value FROM json_each(?)))
+         WHERE nth = 1)
+       WHERE nth_of_account <= coalesce((SELECT value FROM json_each(?) WHERE key = account_id), ?)
+       ORDER BY next_attempt_at LIMIT ?`,
     );
-    const skip = JSON.stringify(skipUrls);
+    const args = [now, now, JSON.stringify(fair.busyReceivers ?? []), JSON.stringify(fair.accountRoom ?? {}), fair.perAccount ?? limit];
     const take = prepared(
       this.db,
       `UPDATE webhook_deliveries SET lease_until = ?, claim_token = ?
@@ -135,26 +139,17 @@ export class SqliteWebhookStore implements WebhookStore {
     const load = prepared(
       this.db,
       `SELECT d.id, d.batch_id, d.event_id, d.attempt, d.status, d.response_status, d.error, d.created_at, d.next_attempt_at, d.claim_token,
-              w.url, w.secret, e.type AS event_type, e.created_at AS event_created_at, e.batch_json
+              w.account_id, w.url, w.receiver, w.secret, e.type AS event_type, e.created_at AS event_created_at, e.batch_json
        FROM webhook_deliveries d JOIN webhooks w ON w.batch_id = d.batch_id JOIN batch_events e ON e.id = d.event_id WHERE d.id = ?`,
     );
     // Nothing due (the usual case): answer from a read, without the write lock.
-    if (!pick.all(now, now, skip, 1).length) return [];
+    if (!pick.all(...args, 1).length) return [];
     const tx = this.db.transaction(() => {
       const out: ClaimedDelivery[] = [];
-      for (const { id } of pick.all(now, now, skip, limit) as Array<{ id: string }>) {
+      for (const { id } of pick.all(...args, limit) as Array<{ id: string }>) {
         const token = randomBytes(12).toString('hex');
         if (take.run(now + leaseMs, token, id, now).changes === 0) continue;
-        const r = load.get(id) as Raw;
-        out.push({
-          ...toDelivery(r),
-          claim_token: r.claim_token as string,
-          url: r.url as string,
-          secret: r.secret as string,
-          event_type: r.event_type as BatchEvent['type'],
-          event_created_at: Number(r.event_created_at),
-          batch_json: r.batch_json as string,
-        });
+        out.push(toClaimedDelivery(load.get(id) as Raw));
       }
       return out;
     });
