@@ -4,12 +4,18 @@
  * prints one `key=value …` summary line; each set names the keys it reports.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
+/**
+ * `embedded`: what the engine reads of what a file carries (API.md §4c); the sets that measure
+ * page reading read the page alone (`ignore`, the default here), the `-embedded` and `-xml` sets
+ * the e-invoices' XML.
+ */
 export interface Job {
   input: string;
   output: string;
+  embedded?: 'use' | 'ignore';
 }
 
 export interface EvalSet {
@@ -130,9 +136,72 @@ export const SETS: EvalSet[] = [
       ];
     },
   },
+  {
+    // The same PDFs with their attached XML read and checked against the print.
+    name: 'einvoices-dev-embedded',
+    folder: 'einvoices-dev',
+    jobs: (dir, _work, out) => oneEach(dir, '.pdf', out).map((j) => ({ ...j, embedded: 'use' as const })),
+    score: (dir, out, scorers) => [...carriedScores(dir, out, scorers, 'pdf'), ['documents with warnings', warned(out)]],
+  },
+  {
+    // The XML attached to each PDF (poppler's pdfdetach), uploaded alone.
+    name: 'einvoices-dev-xml',
+    folder: 'einvoices-dev',
+    jobs: (dir, work, out) => detachXml(dir, work).map((x) => ({ input: x, output: join(out, basename(x, '.xml') + '.json'), embedded: 'use' as const })),
+    // The expected set for the scorers: each NAME.json beside its NAME.xml.
+    merge(dir, work, out) {
+      const expected = join(out, 'expected');
+      mkdirSync(expected, { recursive: true });
+      for (const x of detachXml(dir, work)) {
+        const name = basename(x, '.xml');
+        copyFileSync(x, join(expected, `${name}.xml`));
+        copyFileSync(join(dir, `${name}.json`), join(expected, `${name}.json`));
+      }
+    },
+    score: (_dir, out, scorers) => carriedScores(join(out, 'expected'), out, scorers, 'xml'),
+  },
   invoiceImages('einvoices-dev-scan', '.pdf'),
   invoiceImages('einvoices-dev-photo', '.jpg'),
 ];
+
+/** Fields and line items of e-invoices read with what they carry. */
+function carriedScores(dir: string, out: string, scorers: string, ext: string): Array<[string, string]> {
+  const f = summary(join(scorers, 'invoice-fields.py'), [dir, out, '--ext', ext]);
+  const items = summary(join(scorers, 'invoices.py'), [dir, out]);
+  return [
+    ['fields accuracy', `${f.accuracy} (${f.right} of ${f.fields}); sure ${f.sure_right} of ${f.sure}`],
+    ['line-item F1', `${items.f1} (P ${items.precision} R ${items.recall})`],
+  ];
+}
+
+/** How many results carry warnings, and of which codes. */
+function warned(out: string): string {
+  const codes = files(out, '.json').flatMap((f) => ((JSON.parse(readFileSync(join(out, f), 'utf8')).warnings ?? []) as Array<{ code: string; field: string | null }>).map((w) => `${w.code}:${w.field}`));
+  return codes.length ? codes.join(' ') : 'none';
+}
+
+/**
+ * Each PDF's attached invoice XML saved as NAME.xml in the work folder (`pdfdetach -saveall`),
+ * with the expected NAME.json beside it (a folder the scorers read as the expected set).
+ */
+function detachXml(dir: string, work: string): string[] {
+  const xmlDir = join(work, 'einvoices-xml');
+  if (!existsSync(join(xmlDir, '.done'))) {
+    mkdirSync(xmlDir, { recursive: true });
+    for (const f of files(dir, '.pdf')) {
+      const name = basename(f, '.pdf');
+      const tmp = join(xmlDir, `.${name}`);
+      rmSync(tmp, { recursive: true, force: true });
+      mkdirSync(tmp);
+      execFileSync('pdfdetach', ['-saveall', '-o', tmp, join(dir, f)]);
+      const xml = readdirSync(tmp).find((a) => /^(factur-x|zugferd-invoice|xrechnung)\.xml$/i.test(a));
+      if (xml) copyFileSync(join(tmp, xml), join(xmlDir, `${name}.xml`));
+      rmSync(tmp, { recursive: true, force: true });
+    }
+    writeFileSync(join(xmlDir, '.done'), '');
+  }
+  return files(xmlDir, '.xml').map((f) => join(xmlDir, f));
+}
 
 /** The e-invoices as scans (image-only PDFs) or phone photos (JPEG): fields and line items. */
 function invoiceImages(name: string, ext: '.pdf' | '.jpg'): EvalSet {

@@ -1,6 +1,6 @@
 /**
  * The extraction child of `npm run eval`: reads `{input, output}` jobs from its parent, runs the
- * engine on each (the same `readLayouts` + `resultFromLayouts` as the service's slots), writes the
+ * engine on each (the same `readLayouts` + `resultFromLayouts` + `readWhatCarries` as the service's slots), writes the
  * v1 document result (or `{"processing_error": …}`) to `output`, and answers with the seconds.
  * With a cache folder, each file's page layouts (the OCR'd words) are kept under a key of the
  * file's bytes, the OCR settings and the sources that make layouts, so a change to tables,
@@ -10,12 +10,14 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractOptions, loadConfig } from '../src/config.js';
-import { readLayouts, resultFromLayouts, toProcessingError } from '../src/extract/index.js';
+import { readLayouts, readWhatCarries, resultFromLayouts, toProcessingError } from '../src/extract/index.js';
 import type { ExtractOptions, OcrEngine, PageLayout } from '../src/extract/types.js';
 
 export interface EvalJob {
   input: string;
   output: string;
+  /** Read what the file carries (`use`) or its page alone (`ignore`, the default here). */
+  embedded?: 'use' | 'ignore';
 }
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -57,8 +59,9 @@ async function run(job: EvalJob, opts: ExtractOptions, cacheDir: string | null, 
     // A document's time limit, so one stuck page cannot hold the run. It is longer than the
     // service's (120 s): `auto` skips its second reader when the time left is short, and on a
     // loaded machine wall time would otherwise change what the set measures.
-    const o = { ...opts, deadlineAt: Date.now() + 900_000 };
-    const { words: _words, ...result } = resultFromLayouts(await layoutsOf(bytes, o, cacheDir, code), o);
+    const o = { ...opts, deadlineAt: Date.now() + 900_000, embedded: job.embedded ?? 'ignore' };
+    const layouts = await layoutsOf(bytes, o, cacheDir, code);
+    const { words: _words, ...result } = await readWhatCarries(bytes, layouts, resultFromLayouts(layouts, o), o);
     text = JSON.stringify(result);
   } catch (err) {
     text = JSON.stringify({ processing_error: toProcessingError(err) });

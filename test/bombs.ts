@@ -85,3 +85,30 @@ export async function slowPagePdf(strokes = 3_000_000): Promise<Buffer> {
     { dict: '/Filter /FlateDecode', stream: await deflateFill(strokes * op.length, op) },
   ]);
 }
+
+/**
+ * Hostile XML with an invoice's root (UBL `Invoice`, so that it passes the upload's sniffing and
+ * reaches the parser), or with `root` given: entity expansion (billion laughs: 10 levels of 10,
+ * 10^9 characters from a 1 KB file), an external entity (XXE, a file and a URL), quadratic
+ * blowup (one 2 KB entity referenced 500,000 times: 1 GB from 1.5 MB) and deep nesting.
+ */
+const UBL_OPEN = '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">';
+export function billionLaughsXml(root = 'Invoice'): Buffer {
+  let dtd = '<!ENTITY lol0 "lol">';
+  for (let i = 1; i <= 9; i++) dtd += `\n <!ENTITY lol${i} "${`&lol${i - 1};`.repeat(10)}">`;
+  const open = root === 'Invoice' ? UBL_OPEN : `<${root}>`;
+  return Buffer.from(`<?xml version="1.0"?>\n<!DOCTYPE ${root} [\n ${dtd}\n]>\n${open}<ID>&lol9;</ID></${root}>\n`);
+}
+
+export function externalEntityXml(): Buffer {
+  return Buffer.from(`<?xml version="1.0"?>\n<!DOCTYPE Invoice [\n <!ENTITY xxe SYSTEM "file:///etc/passwd">\n <!ENTITY net SYSTEM "http://127.0.0.1:9/x">\n]>\n${UBL_OPEN}<ID>&xxe;&net;</ID></Invoice>\n`);
+}
+
+export function quadraticBlowupXml(): Buffer {
+  const big = 'a'.repeat(2000);
+  return Buffer.from(`<?xml version="1.0"?>\n<!DOCTYPE Invoice [<!ENTITY a "${big}">]>\n${UBL_OPEN}<ID>${'&a;'.repeat(500_000)}</ID></Invoice>\n`);
+}
+
+export function deepNestingXml(depth = 200_000): Buffer {
+  return Buffer.from(`<?xml version="1.0"?>\n${UBL_OPEN}${'<n>'.repeat(depth)}${'</n>'.repeat(depth)}</Invoice>\n`);
+}

@@ -9,7 +9,7 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { PROCESSING_ERROR_CODES, type ProcessingError } from '../domain/errors.js';
 import { PUBLIC_STATUSES } from '../domain/status.js';
-import { DOCUMENT_TYPES, FIELD_NAMES, type DocumentType, type FieldName } from '../extract/types.js';
+import { DOCUMENT_TYPES, FIELD_NAMES, FIELD_SOURCES, WARNING_CODES, type DocumentType, type FieldName, type FieldSource, type Warning } from '../extract/types.js';
 
 const nullable = <T>(type: 'string' | 'integer' | 'number', extra: Record<string, unknown> = {}) =>
   Type.Unsafe<T | null>({ type: [type, 'null'], ...extra });
@@ -101,6 +101,7 @@ export const LineItemSchema = Type.Object({
   page: Type.Integer(),
   bbox: BBox,
   flags: Type.Array(Type.String()),
+  source: Type.Unsafe<'engine' | 'embedded'>({ type: 'string', enum: ['engine', 'embedded'], description: "read from the page's table, or a line of the e-invoice XML" }),
 });
 
 export const TotalsSchema = Type.Object({
@@ -120,10 +121,10 @@ export const FieldSchema = Type.Object(
     confidence: Type.Number({ minimum: 0, maximum: 1 }),
     page: Type.Integer(),
     bbox: BBox,
-    source: Type.Unsafe<'engine' | 'vendor_memory' | 'correction'>({
+    source: Type.Unsafe<FieldSource>({
       type: 'string',
-      enum: ['engine', 'vendor_memory', 'correction'],
-      description: "the engine's reading, a reading the vendor's memory taught, or a person's correction",
+      enum: [...FIELD_SOURCES],
+      description: "the engine's reading, a reading the vendor's memory taught, a person's correction, or what the document carries: its e-invoice XML (embedded), a payment QR code (barcode), a PDF form field (form)",
     }),
     corrected: Type.Boolean({ description: 'true when a person corrected it' }),
   },
@@ -131,10 +132,37 @@ export const FieldSchema = Type.Object(
 );
 
 const TextBox = Type.Object({ text: Type.String(), bbox: BBox });
+const ValueBox = Type.Object({
+  text: Type.String(),
+  bbox: BBox,
+  selected: Type.Optional(Type.Boolean({ description: "a checkbox's or radio button's state" })),
+});
 
 export const KeyValuePairSchema = Type.Object(
-  { key: TextBox, value: TextBox, page: Type.Integer(), bbox: BBox, confidence: Type.Number({ minimum: 0, maximum: 1 }) },
+  {
+    key: TextBox,
+    value: ValueBox,
+    page: Type.Integer(),
+    bbox: BBox,
+    confidence: Type.Number({ minimum: 0, maximum: 1 }),
+    source: Type.Unsafe<'page' | 'form' | 'barcode'>({ type: 'string', enum: ['page', 'form', 'barcode'], description: "printed on the page, a PDF form field, or a payment code's content" }),
+  },
   { title: 'KeyValuePair' },
+);
+
+export const WarningSchema = Type.Object(
+  {
+    code: Type.Unsafe<Warning['code']>({ type: 'string', enum: [...WARNING_CODES] }),
+    field: nullable<FieldName>('string'),
+    message: Type.String(),
+    printed: Type.Unsafe<Warning['printed']>({
+      type: ['object', 'null'],
+      required: ['text', 'page', 'bbox'],
+      properties: { text: { type: 'string' }, page: { type: 'integer' }, bbox: BBox },
+      description: 'what the page prints for the field, and where',
+    }),
+  },
+  { title: 'Warning' },
 );
 
 export const FieldsSchema = Type.Object(
@@ -154,6 +182,7 @@ export const DocumentResultSchema = Type.Object(
     line_items: nullableOf(Type.Array(LineItemSchema)),
     tables: nullableOf(Type.Array(TableSchema)),
     totals: nullableOf(TotalsSchema),
+    warnings: nullableOf(Type.Array(WarningSchema)),
   },
   { title: 'DocumentResult' },
 );

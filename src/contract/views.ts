@@ -61,7 +61,7 @@ export function documentView(row: DocumentRow): DocumentView {
  */
 export function documentResultView(row: DocumentResultRow, view: 'corrected' | 'extracted' = 'corrected'): DocumentResultView {
   const doc = documentView(row);
-  if (doc.status !== 'succeeded' || row.result_json === null) return { ...doc, document_type: null, fields: null, key_value_pairs: null, line_items: null, tables: null, totals: null };
+  if (doc.status !== 'succeeded' || row.result_json === null) return { ...doc, document_type: null, fields: null, key_value_pairs: null, line_items: null, tables: null, totals: null, warnings: null };
   const result = JSON.parse(row.result_json) as Partial<ExtractResult>;
   const correction = view === 'corrected' ? parseCorrection(row.corrections_json) : null;
   // Results stored before documents were classified have neither a type nor fields.
@@ -69,10 +69,16 @@ export function documentResultView(row: DocumentResultRow, view: 'corrected' | '
     ...doc,
     document_type: result.document_type ?? null,
     fields: fieldsView(result, correction),
-    key_value_pairs: result.key_value_pairs ?? [],
-    ...amountsView(result, correction),
+    key_value_pairs: (result.key_value_pairs ?? []).map((p) => ({ ...p, source: p.source ?? 'page' })),
+    ...withSources(amountsView(result, correction)),
     tables: tablesView(result.tables ?? [], correction),
+    warnings: result.warnings ?? [],
   };
+}
+
+/** Line items read from the page's tables say so (results stored before sources had none). */
+function withSources(v: { line_items: LineItem[]; totals: Totals | null }): { line_items: Array<LineItem & { source: 'engine' | 'embedded' }>; totals: Totals | null } {
+  return { ...v, line_items: v.line_items.map((li) => ({ ...li, source: li.source ?? 'engine' })) };
 }
 
 /** The line items and totals, in the document's corrected currency when a person corrected it. */

@@ -9,6 +9,7 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { PROCESSING_ERROR_CODES, type ProcessingError, type ProcessingErrorCode } from '../domain/errors.js';
 import { sniffType } from './sniff.js';
+import { readCarried, sniffFormat, XML_TYPE, xmlLayouts } from './carried/index.js';
 import { DEFAULT_EXTRACT_OPTIONS, ExtractError, type ExtractOptions, type ExtractResult, type Field, type PageLayout, type Table } from './types.js';
 import { checkPdfBounds } from './pdf/bounds.js';
 import { openPdf, pdfError } from './pdf/load.js';
@@ -25,7 +26,17 @@ export { detectTables } from './layout/index.js';
 /** Extracts tables and line items from a PDF or image. Throws `ExtractError` on bad input. */
 export async function extractDocument(bytes: Uint8Array, options: Partial<ExtractOptions> = {}): Promise<ExtractResult> {
   const opts: ExtractOptions = { ...DEFAULT_EXTRACT_OPTIONS, ...options };
-  return rereadLost(bytes, resultFromLayouts(await readLayouts(bytes, opts), opts), opts);
+  const layouts = await readLayouts(bytes, opts);
+  return rereadLost(bytes, await readWhatCarries(bytes, layouts, resultFromLayouts(layouts, opts), opts), opts);
+}
+
+/** The page's reading with what the file carries (e-invoice XML, form fields, payment codes) read into it. */
+export async function readWhatCarries(bytes: Uint8Array, layouts: PageLayout[], result: ExtractResult, opts: ExtractOptions): Promise<ExtractResult> {
+  try {
+    return await readCarried(bytes, layouts, result, opts);
+  } catch (err) {
+    throw asExtractError(err);
+  }
 }
 
 /**
@@ -59,9 +70,10 @@ export async function rereadLost(bytes: Uint8Array, result: ExtractResult, opts:
  */
 export async function readLayouts(bytes: Uint8Array, opts: ExtractOptions): Promise<PageLayout[]> {
   if (bytes.byteLength === 0) throw new ExtractError('corrupt_file', 'the file is empty (0 bytes)');
-  const type = sniffType(bytes.subarray(0, 1024));
-  if (!type) throw new ExtractError('unsupported_format', 'not a PDF, PNG, JPEG, TIFF or WebP file');
+  const type = sniffFormat(bytes.subarray(0, 4096));
+  if (!type) throw new ExtractError('unsupported_format', 'not a PDF, PNG, JPEG, TIFF, WebP or invoice XML file');
   try {
+    if (type === XML_TYPE) return xmlLayouts(bytes);
     if (type === 'application/pdf') return await pdfLayouts(bytes, opts);
     const raster = await import('./raster/index.js');
     return await raster.extractImagePages(bytes, type, opts);

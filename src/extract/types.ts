@@ -89,6 +89,8 @@ export interface LineItem {
   page: number;
   bbox: BBox;
   flags: string[];
+  /** `embedded`: a line of the document's e-invoice XML; unset: read from the page's table. */
+  source?: 'engine' | 'embedded';
 }
 
 export interface Totals {
@@ -119,15 +121,32 @@ export interface Field<T = string | number> {
 /** A label and the value printed with it (API.md §4 `key_value_pairs`): on its line, under it, or in a block beside it. */
 export interface KeyValuePair {
   key: { text: string; bbox: BBox };
-  value: { text: string; bbox: BBox };
+  /** `selected`: a checkbox's or radio button's state (API.md §4c); absent for text. */
+  value: { text: string; bbox: BBox; selected?: boolean };
   page: number;
   /** Box around key and value. */
   bbox: BBox;
   confidence: number;
+  /** Where the pair came from: the page's print (unset means the same), a PDF form field, a payment code. */
+  source?: 'page' | 'form' | 'barcode';
 }
 
-/** `engine`: read by the rules; `vendor_memory`: read the way a correction taught; `correction`: typed by a person. */
-export type FieldSource = 'engine' | 'vendor_memory' | 'correction';
+/**
+ * `engine`: read by the rules; `vendor_memory`: read the way a correction taught; `correction`:
+ * typed by a person; `embedded`, `barcode`, `form`: what the document carries (API.md §4c).
+ */
+export type FieldSource = 'engine' | 'vendor_memory' | 'correction' | 'embedded' | 'barcode' | 'form';
+export const FIELD_SOURCES: readonly FieldSource[] = ['engine', 'vendor_memory', 'correction', 'embedded', 'barcode', 'form'];
+
+/** A disagreement or a failure worth a reader's eye (API.md §4c `warnings`). */
+export interface Warning {
+  code: 'embedded_mismatch' | 'embedded_invalid' | 'barcode_mismatch';
+  field: FieldName | null;
+  message: string;
+  /** What the page prints for the field, and where. */
+  printed: { text: string; page: number; bbox: BBox } | null;
+}
+export const WARNING_CODES: readonly Warning['code'][] = ['embedded_mismatch', 'embedded_invalid', 'barcode_mismatch'];
 
 /** A field a processing run asks for by its labels (API.md §4b custom fields). */
 export interface CustomFieldSpec {
@@ -175,6 +194,8 @@ export interface ExtractResult {
   tables: Table[];
   line_items: LineItem[];
   totals: Totals | null;
+  /** Set once what the document carries has been read (`[]`: nothing to warn of). */
+  warnings?: Warning[];
   /** The run's custom fields by name (API.md §4b), when it asked for any. */
   custom_fields?: Record<string, Field | null>;
   /** Which vendor memory read some fields (its id), when one did. Internal, not in the public shape. */
@@ -227,6 +248,11 @@ export interface ExtractOptions {
   customFields?: CustomFieldSpec[];
   /** The account's vendor memories (`VendorMemory` of src/extract/memory/); the engine picks the one that matches. */
   vendorMemory?: VendorMemory[];
+  /**
+   * `use` (default): read what the document carries (e-invoice XML, payment codes, form fields)
+   * and check it against the print; `ignore`: read the page alone.
+   */
+  embedded?: 'use' | 'ignore';
   /** Told of each OCR run (a page, or a page's second look) with its engine and time (metrics). */
   onOcr?: (engine: 'addon' | 'program' | 'js' | 'paddle', ms: number) => void;
 }

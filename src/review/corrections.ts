@@ -5,7 +5,7 @@
  * engine's own reading stays available (`?view=extracted`).
  */
 import { invalidRequest } from '../domain/errors.js';
-import { FIELD_NAMES, type BBox, type Field, type LineItem } from '../extract/types.js';
+import { FIELD_NAMES, type BBox, type Field, type FieldSource, type LineItem } from '../extract/types.js';
 
 /** A corrected field as stored: the value, and where it stands on the page when that is known. */
 export interface CorrectedField {
@@ -95,7 +95,7 @@ export function mergeCorrection(prev: Correction, fields: Map<string, CorrectedF
 }
 
 /** A public `Field`: the engine's with its source, or a corrected one. */
-export type PublicField = Field & { source: 'engine' | 'vendor_memory' | 'correction'; corrected: boolean };
+export type PublicField = Field & { source: FieldSource; corrected: boolean };
 
 export const publicField = (f: Field | null): PublicField | null => (f ? { ...f, source: f.source ?? 'engine', corrected: false } : null);
 

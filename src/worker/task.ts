@@ -6,6 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import { extractDocument, toProcessingError } from '../extract/index.js';
 import { renderPage, type RenderLimits, type RenderedPage } from '../extract/render.js';
+import { renderXmlPage, sniffFormat, XML_TYPE } from '../extract/carried/index.js';
 import type { ProcessingError } from '../domain/errors.js';
 import type { ExtractOptions } from '../extract/types.js';
 import { warmupPdf } from './warmup.js';
@@ -61,7 +62,9 @@ export async function runTask(task: ExtractTask): Promise<TaskResult> {
 /** Renders one page image. */
 export async function runRender(task: RenderTask): Promise<RenderResult> {
   try {
-    return { ok: true, page: await renderPage(task.bytes, task.page, task.width, task.limits) };
+    // An invoice uploaded as XML has one page: its values laid out and drawn (carried/page.ts).
+    const render = sniffFormat(task.bytes.subarray(0, 4096)) === XML_TYPE ? renderXmlPage : renderPage;
+    return { ok: true, page: await render(task.bytes, task.page, task.width, task.limits) };
   } catch (err) {
     return { ok: false, error: toProcessingError(err) };
   }

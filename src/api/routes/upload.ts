@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { BlobTooLargeError, type PutResult } from '../../blobs/types.js';
 import { ApiError, invalidRequest } from '../../domain/errors.js';
 import { newId } from '../../domain/names.js';
-import { sniffType } from '../../extract/sniff.js';
+import { sniffFormat } from '../../extract/carried/sniff.js';
 import { storeFault } from '../../store/faults.js';
 import type { NewDocument, Store } from '../../store/types.js';
 import type { AppDeps } from '../deps.js';
@@ -116,9 +116,9 @@ export function uploadRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
               throw err;
             }
             written.push(put);
-            const type = sniffType(put.head);
+            const type = sniffFormat(put.head);
             if (!type) {
-              throw new ApiError(415, 'unsupported_media_type', `${filename} is not a PDF, PNG, JPEG, TIFF or WebP file`, { filename });
+              throw new ApiError(415, 'unsupported_media_type', `${filename} is not a PDF, PNG, JPEG, TIFF, WebP or invoice XML (CII, UBL) file`, { filename });
             }
             docs.push({ id: newId('doc'), filename, content_type: type, size_bytes: put.size, sha256: put.sha256, blob_key: put.key });
           }
