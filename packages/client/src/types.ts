@@ -84,6 +84,8 @@ export interface LineItem {
   /** [x0, y0, x1, y1], origin top-left */
   bbox: [number, number, number, number];
   flags: string[];
+  /** read from the page's table, or a line of the e-invoice XML */
+  source: "engine" | "embedded";
 }
 
 export interface Totals {
@@ -103,8 +105,8 @@ export interface Field {
   page: number;
   /** [x0, y0, x1, y1], origin top-left */
   bbox: [number, number, number, number];
-  /** the engine's reading, a reading the vendor's memory taught, or a person's correction */
-  source: "engine" | "vendor_memory" | "correction";
+  /** the engine's reading, a reading the vendor's memory taught, a person's correction, or what the document carries: its e-invoice XML (embedded), a payment QR code (barcode), a PDF form field (form) */
+  source: "engine" | "vendor_memory" | "correction" | "embedded" | "barcode" | "form";
   /** true when a person corrected it */
   corrected: boolean;
 }
@@ -162,15 +164,31 @@ export interface DocumentResult {
       text: string;
       /** [x0, y0, x1, y1], origin top-left */
       bbox: [number, number, number, number];
+      /** a checkbox's or radio button's state */
+      selected?: boolean;
     };
     page: number;
     /** [x0, y0, x1, y1], origin top-left */
     bbox: [number, number, number, number];
     confidence: number;
+    /** printed on the page, a PDF form field, or a payment code's content */
+    source: "page" | "form" | "barcode";
   })[] | null;
   line_items: LineItem[] | null;
   tables: Table[] | null;
   totals: Totals | null;
+  warnings: ({
+    code: "embedded_mismatch" | "embedded_invalid" | "barcode_mismatch";
+    field: string | null;
+    message: string;
+    /** what the page prints for the field, and where */
+    printed: {
+      text: string;
+      page: number;
+      /** [x0, y0, x1, y1], origin top-left */
+      bbox: [number, number, number, number];
+    } | null;
+  })[] | null;
 }
 
 export interface BatchList {
