@@ -20,7 +20,7 @@ import { reviewRoutes } from './routes/review.js';
 import { uploadRoutes } from './routes/upload.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { webappRoutes } from './routes/webapp.js';
-import { rateLimitHook } from './rate-limit.js';
+import { limiterFaults, rateLimitHook } from './rate-limit.js';
 import { registerLongPoll } from './long-poll.js';
 import { registerIdempotency } from './idempotency.js';
 import { registerExporters } from './exports/index.js';
@@ -96,21 +96,29 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
       // Not behind TABLEMILL_RATE_LIMITS: turning the per-key limits off for a benchmark must not
       // open key guessing.
       const { authFailuresPerMinute } = deps.config.rateLimits;
-      const failures = authFailuresPerMinute > 0 ? new AuthFailureLimit(deps.store, authFailuresPerMinute) : undefined;
+      const failures = authFailuresPerMinute > 0 ? new AuthFailureLimit(deps.store, authFailuresPerMinute, limiterFaults(deps, v1.log)) : undefined;
       const authenticate = authHook(deps.store, deps.now, keys, failures);
-      const rateLimit = rateLimitHook(deps);
+      const rateLimit = rateLimitHook(deps, v1.log);
+      // The counts' last points reach the store before it closes.
+      v1.addHook('onClose', async () => {
+        await Promise.all([failures?.close(), rateLimit?.close()]);
+      });
       // One hook for the three steps, in this order: every hook is a dispatch on every /v1
-      // request, the status endpoint's included. A key already verified and no per-key limit
-      // (TABLEMILL_RATE_LIMITS=0) pass with no promise at all.
-      async function checks(request: FastifyRequest, reply: FastifyReply, known: boolean): Promise<void> {
-        if (!known) await authenticate.verify(request, reply);
+      // request, the status endpoint's included. A key already verified and far from its limit
+      // passes with no promise at all.
+      async function checks(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+        await authenticate.verify(request, reply);
         if (rateLimit && !reply.sent) await rateLimit(request, reply);
       }
       v1.addHook('onRequest', (request, reply, done) => {
         noStore(reply);
-        const known = authenticate.cached(request);
-        if (known && !rateLimit) return done();
-        checks(request, reply, known).then(() => done(), done);
+        if (authenticate.cached(request)) {
+          const limited = rateLimit?.(request, reply);
+          if (!limited) return done();
+          limited.then(() => done(), done);
+          return;
+        }
+        checks(request, reply).then(() => done(), done);
       });
       registerLongPoll(v1, deps);
       registerIdempotency(v1, deps);

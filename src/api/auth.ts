@@ -4,11 +4,12 @@
  */
 import { hash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ApiError, unauthorized } from '../domain/errors.js';
 import type { Account, KeyAuth, Store } from '../store/types.js';
 import { sendError } from './errors.js';
 import { KeyCache } from './key-cache.js';
+import { settledCounts, type LimiterFaults } from './rate-limit.js';
+import type { SettledCounts } from './rate-counts.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -41,57 +42,45 @@ export async function createKey(store: Store, accountName: string, now: number):
  */
 const LAST_USED_EVERY_MS = 60_000;
 
-const FAILURE_WINDOW_S = 60;
-
 /** The 429 of an address past its failed authentications. */
 function tooManyFailures(perMinute: number, msBeforeNext: number): ApiError {
   const retry = String(Math.max(1, Math.ceil(msBeforeNext / 1000)));
   return new ApiError(429, 'rate_limited', `more than ${perMinute} failed authentications a minute from this address; retry in ${retry} s`, { limit: perMinute, class: 'auth_failures' }, { 'retry-after': retry });
 }
 
-/** The 503 when the counters cannot be read or written: closed, never open to guessing. */
-function countersUnavailable(): ApiError {
-  return new ApiError(503, 'unavailable', 'the failed-authentication limit cannot count now: try again', { reason: 'rate_limiter' }, { 'retry-after': '5' });
-}
-
 /**
- * Failed authentications per client address, on the store's counters (so every API process of
- * a cluster shares them): past `perMinute`, the address answers 429 before its key is even
- * looked at (unless it is one this process has already verified), so guessing keys gains nothing
- * from the answers. Counters that cannot be read or written answer 503.
+ * Failed authentications per client address, counted in memory and settled with the store's
+ * counters in the background (`SettledCounts`: every API process of a cluster shares them within
+ * the bound documented there; one process is exact): past `perMinute`, the address answers 429
+ * before its key is even looked at (unless it is one this process has already verified), so
+ * guessing keys gains nothing from the answers. Counters the store cannot keep are counted in
+ * this process alone meanwhile, never opened and never refusing everyone.
  */
 export class AuthFailureLimit {
-  private limiter: RateLimiterAbstract | null = null;
+  private readonly counts: SettledCounts;
 
   constructor(
-    private readonly store: Store,
+    store: Store,
     readonly perMinute: number,
-  ) {}
-
-  private get counter(): RateLimiterAbstract {
-    this.limiter ??= this.store.rateLimits.limiter({ points: this.perMinute, duration: FAILURE_WINDOW_S, keyPrefix: 'authfail', inMemoryBlockOnConsumed: this.perMinute + 1 });
-    return this.limiter;
+    faults?: LimiterFaults,
+  ) {
+    this.counts = settledCounts(store.rateLimits, perMinute, 'authfail', faults);
   }
 
-  /** The refusal for `address` when it is past its limit. */
-  async blocked(address: string): Promise<ApiError | null> {
-    let res: RateLimiterRes | null;
-    try {
-      res = await this.counter.get(address);
-    } catch {
-      return countersUnavailable();
-    }
-    return res && res.consumedPoints > this.perMinute ? tooManyFailures(this.perMinute, res.msBeforeNext) : null;
+  /** The refusal for `address` when it is past its limit (this process's view: no store read). */
+  blocked(address: string): ApiError | null {
+    const res = this.counts.peek(address);
+    return res.allowed ? null : tooManyFailures(this.perMinute, res.msBeforeNext);
   }
 
   /** Counts a failure of `address`; the refusal when that one is over the limit. */
   async failed(address: string): Promise<ApiError | null> {
-    try {
-      await this.counter.consume(address, 1);
-      return null;
-    } catch (err) {
-      return err instanceof RateLimiterRes ? tooManyFailures(this.perMinute, err.msBeforeNext) : countersUnavailable();
-    }
+    const res = await this.counts.hit(address);
+    return res.allowed ? null : tooManyFailures(this.perMinute, res.msBeforeNext);
+  }
+
+  close(): Promise<void> {
+    return this.counts.close();
   }
 }
 
@@ -143,7 +132,7 @@ export function authHook(store: Store, now: () => number, cache: KeyCache = new 
     const header = request.headers.authorization;
     const m = header ? BEARER.exec(header) : null;
     const keyHash = m ? hashApiKey(m[1]) : null;
-    const refused = failures ? await failures.blocked(request.ip) : null;
+    const refused = failures ? failures.blocked(request.ip) : null;
     if (refused) {
       await sendError(request, reply, refused);
       return;

@@ -83,6 +83,12 @@ export class Metrics {
     if (fault === 'storage_full') this.storage.fullAt = at;
   }
 
+  /** Whether a write met a full disk or blob store within `withinMs` and nothing was stored since. */
+  storageFullRecently(now = Date.now(), withinMs = 60_000): boolean {
+    const { fullAt, okAt } = this.storage;
+    return fullAt > okAt && now - fullAt < withinMs;
+  }
+
   /** Notes a write that went through (an upload stored, an outcome written): space is back. */
   stored(at = Date.now()): void {
     this.storage.okAt = at;

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildLimiters } from '../../src/api/rate-limit.js';
 import { sqliteRateLimits } from '../../src/store/sqlite/rate-limits.js';
 
 describe('rate-limit rows', () => {
@@ -18,8 +17,8 @@ describe('rate-limit rows', () => {
       db.exec('CREATE TABLE rate_limits (key TEXT PRIMARY KEY, points INTEGER NOT NULL DEFAULT 0, expire INTEGER)');
       // The purge runs on a 5-minute timer started with the limiter.
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-      const limiters = buildLimiters(sqliteRateLimits(db), { status: 120, default: 600 });
-      await limiters.status.consume('key-live');
+      const limiter = sqliteRateLimits(db).limiter({ points: 120, duration: 60, keyPrefix: 'status' });
+      await limiter.consume('key-live');
       db.prepare('INSERT INTO rate_limits (key, points, expire) VALUES (?, 3, ?)').run('status:key-old', Date.now() - 2 * 3_600_000);
       expect((db.prepare('SELECT count(*) AS n FROM rate_limits').get() as { n: number }).n).toBe(2);
       await vi.advanceTimersByTimeAsync(300_001);

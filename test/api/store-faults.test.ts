@@ -1,6 +1,6 @@
-// Issue 25 §5 and §6 in the API: a full disk answers 507 insufficient_storage and an unreachable
-// database 503 unavailable, each with Retry-After, on any route (DELETE answered 500); rate
-// limiters whose counters fail refuse with 503 instead of letting requests through.
+// A full disk answers 507 insufficient_storage and an unreachable database 503 unavailable, each
+// with Retry-After, on any route, /readyz included; rate-limit counters the store cannot keep
+// refuse nothing for it: the limits are counted in the process meanwhile.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { BlobUnavailableError } from '../../src/blobs/types.js';
@@ -93,25 +93,42 @@ describe('store faults in the API', () => {
     expect(deleted).toHaveLength(2);
   });
 
-  it('counters that fail: the per-key limit and the failed-authentication limit refuse with 503, never let through', async () => {
-    h = await openApi({ TABLEMILL_RATE_LIMITS: '1' });
+  it('counters the store cannot keep: a read is served, an upload meets its own 507, and the limits hold in this process', async () => {
+    h = await openApi({ TABLEMILL_RATE_LIMITS: '1', TABLEMILL_RATE_LIMIT_DEFAULT: '5' });
     const key = await h.key('acme');
+    const auth = { authorization: `Bearer ${key}` };
     const failing = { get: () => Promise.reject(err({ code: 'SQLITE_FULL' })), consume: () => Promise.reject(err({ code: 'SQLITE_FULL' })) } as unknown as RateLimiterAbstract;
     h.deps.store.rateLimits.limiter = () => failing;
-    const refusedWith503 = async (headers: Record<string, string>) => {
-      const res = await h!.app.inject({ method: 'GET', url: '/v1/batches', headers });
-      expect(res.statusCode).toBe(503);
-      expect(res.headers['retry-after']).toBe('5');
-      expect(res.json().error).toMatchObject({ code: 'unavailable', details: { reason: 'rate_limiter' } });
+    h.deps.blobs.put = async () => {
+      throw err({ code: 'ENOSPC', syscall: 'write' }, 'ENOSPC: no space left on device, write');
     };
-    // The failed-authentication limit reads its counter first, for every request.
-    await refusedWith503({ authorization: `Bearer ${key}` });
-    await refusedWith503({ authorization: 'Bearer tm_wrong' });
-    await h.close();
-    // The per-key limit alone.
-    h = await openApi({ TABLEMILL_RATE_LIMITS: '1', TABLEMILL_RATE_LIMIT_AUTH_FAILURES: '0' });
-    const key2 = await h.key('acme');
-    h.deps.store.rateLimits.limiter = () => failing;
-    await refusedWith503({ authorization: `Bearer ${key2}` });
+    const body = await multipart([{ name: 'a.pdf', bytes: await smallPdf(1) }]);
+    const upload = await h.app.inject({ method: 'POST', url: '/v1/batches/b/documents', payload: body.payload, headers: { ...body.headers, ...auth } });
+    expect(upload.statusCode).toBe(507);
+    expect(upload.json().error.code).toBe('insufficient_storage');
+    const reads: number[] = [];
+    for (let i = 0; i < 5; i++) reads.push((await h.app.inject({ method: 'GET', url: '/v1/batches', headers: auth })).statusCode);
+    // The upload was the first of the key's 5 a minute (default class).
+    expect(reads).toEqual([200, 200, 200, 200, 429]);
+    const wrong: number[] = [];
+    for (let i = 0; i < 32; i++) {
+      const res = await h.app.inject({ method: 'GET', url: '/v1/batches', headers: { authorization: `Bearer tm_wrong${i}` }, remoteAddress: '203.0.113.9' });
+      wrong.push(res.statusCode);
+    }
+    expect(wrong.slice(0, 30).every((c) => c === 401)).toBe(true);
+    expect(wrong.slice(30)).toEqual([429, 429]);
+    const metrics = (await h.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(metrics).toMatch(/tablemill_store_faults_total\{fault="storage_full",component="api"\} [1-9]/);
+  });
+
+  it('/readyz with the database away: 503 with details.reason and Retry-After', async () => {
+    h = await openApi();
+    h.deps.store.ping = async () => {
+      throw err({ code: 'ECONNREFUSED' }, 'connect ECONNREFUSED 127.0.0.1:5432');
+    };
+    const res = await h.app.inject({ method: 'GET', url: '/readyz' });
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('2');
+    expect(res.json().error).toMatchObject({ code: 'unavailable', details: { reason: 'database' } });
   });
 });

@@ -1,10 +1,11 @@
-// Issue 25 §5: the data folder on a 20 MB tmpfs (needs root for `mount -t tmpfs`; skipped
-// otherwise). Uploads until the disk is full answer 507 insufficient_storage (or 503 from a rate
-// limiter that cannot count; never 500), nothing half-stored, /readyz says so, a metric counts
-// it; after the space is freed, the database agrees with the blobs and every queued document
-// succeeds without anything restarted.
+// The data folder on a 20 MB tmpfs (needs root for `mount -t tmpfs`; skipped otherwise), with
+// the default rate limits on. Uploads until the disk is full answer 507 insufficient_storage
+// (never 500, nor 503 from a limiter that cannot write its counters), nothing half-stored,
+// /readyz says so, a metric counts it; at 0 bytes free, uploads still answer 507, reads 200, and
+// refused requests do not grow the WAL; after the space is freed, the database agrees with the
+// blobs and every queued document succeeds without anything restarted.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, statfsSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,23 @@ import { smallPdf } from './fixtures.js';
 
 const MOUNT = mkdtempSync(join(tmpdir(), 'tm-full-'));
 const mounted = process.getuid?.() === 0 && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=20m', 'tmpfs', MOUNT]).status === 0;
+
+/** Writes `path` until the file system refuses: 0 bytes free. */
+function fillUp(path: string): void {
+  const fd = openSync(path, 'w');
+  const chunk = Buffer.alloc(64 * 1024);
+  try {
+    for (let size = chunk.length; size >= 1; ) {
+      try {
+        writeSync(fd, chunk, 0, size);
+      } catch {
+        size = Math.floor(size / 2);
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
 
 function freeBytes(): number {
   const st = statfsSync(MOUNT);
@@ -71,12 +89,34 @@ describe.skipIf(!mounted)('full disk (20 MB tmpfs)', () => {
     expect(statuses).not.toContain(500);
     expect(statuses).toContain(507);
     expect(stored).toBeGreaterThan(0);
-    expect(statuses.every((s) => s === 201 || s === 507 || s === 503)).toBe(true);
-    expect(codes.every((c) => c === 'insufficient_storage' || c === 'unavailable')).toBe(true);
+    expect(statuses.every((s) => s === 201 || s === 507)).toBe(true);
+    expect(codes.every((c) => c === 'insufficient_storage')).toBe(true);
 
     const ready = await fetch(`${url}/readyz`);
     expect(ready.status).toBe(503);
-    expect(((await ready.json()) as { error: { details: { reason: string } } }).error.details.reason).toBe('storage_full');
+    const readyBody = (await ready.json()) as { error: { message: string; details: { reason: string } } };
+    expect(readyBody.error.details.reason).toBe('storage_full');
+    expect(readyBody.error.message).toMatch(/uploads answer 507/);
+
+    // Not a byte left: refused uploads stay 507, reads are served, and nothing grows the WAL.
+    const last = join(MOUNT, 'last-bytes');
+    fillUp(last);
+    const wal = () => statSync(join(MOUNT, 'tablemill.db-wal')).size;
+    const walBefore = wal();
+    const atZero: number[] = [];
+    for (let n = 0; n < 10; n++) {
+      const form = new FormData();
+      form.append('file', new Blob([await smallPdf(100 + n, 20_000)], { type: 'application/pdf' }), `zero-${n}.pdf`);
+      atZero.push((await fetch(`${url}/v1/batches/full/documents`, { method: 'POST', body: form, headers: auth })).status);
+      atZero.push((await fetch(`${url}/v1/batches/full`, { headers: auth })).status);
+    }
+    // Past the background settling of the rate-limit counts (250 ms).
+    await new Promise((r) => setTimeout(r, 600));
+    console.log(`at 0 bytes free (${freeBytes()}): ${atZero.join(' ')}; WAL ${walBefore} -> ${wal()} bytes`);
+    expect(atZero.filter((_, i) => i % 2 === 0).every((s) => s === 507)).toBe(true);
+    expect(atZero.filter((_, i) => i % 2 === 1).every((s) => s === 200)).toBe(true);
+    expect(wal()).toBe(walBefore);
+    rmSync(last);
     const metrics = await (await fetch(`${url}/metrics`)).text();
     expect(metrics).toMatch(/tablemill_store_faults_total\{fault="storage_full",component="api"\} [1-9]/);
 

@@ -21,8 +21,7 @@ const FULL_REPORTED_MS = 60_000;
  * the next probe.
  */
 async function storageFull(deps: AppDeps): Promise<boolean> {
-  const { fullAt, okAt } = deps.metrics.storage;
-  const recent = fullAt > okAt && deps.now() - fullAt < FULL_REPORTED_MS;
+  const recent = deps.metrics.storageFullRecently(deps.now(), FULL_REPORTED_MS);
   if (deps.config.databaseUrl || deps.config.blobs) return recent;
   const st = await statfs(deps.config.dataDir).catch(() => null);
   if (!st) return recent;
@@ -58,7 +57,8 @@ export function healthRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         try {
           await Promise.race([deps.store.ping(), timeout]);
         } catch (err) {
-          throw new ApiError(503, 'unavailable', `database not reachable: ${(err as Error).message}`);
+          // The retry the API's other answers give during an outage (`storeFault` → 503, 2 s).
+          throw new ApiError(503, 'unavailable', `database not reachable: ${(err as Error).message}`, { reason: 'database' }, { 'retry-after': '2' });
         } finally {
           clearTimeout(timer);
         }
