@@ -2,10 +2,11 @@
  * The files an `upload` or `convert` sends: each PATH as given, and every file with a supported
  * extension under each folder, recursively, in a stable order. A file named on the command line
  * is always sent (the server sniffs its bytes); inside folders other files are skipped, since one
- * unsupported file would fail its whole upload request (415).
+ * unsupported file would fail its whole upload request (415), and each is named with the reason.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
+import { note } from './progress.js';
 
 const EXTENSIONS = new Set(['.pdf', '.png', '.jpg', '.jpeg', '.tif', '.tiff', '.webp']);
 
@@ -14,23 +15,38 @@ export interface LocalFile {
   size: number;
 }
 
-async function walk(dir: string, out: LocalFile[]): Promise<void> {
+/** A file of a folder that is not sent, and why. */
+export interface Skipped {
+  path: string;
+  reason: string;
+}
+
+async function walk(dir: string, out: LocalFile[], skipped: Skipped[]): Promise<void> {
   const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
+    // Hidden files and folders (.git, .DS_Store) are no one's documents: left out unnamed.
     if (e.name.startsWith('.')) continue;
     const p = join(dir, e.name);
-    if (e.isDirectory()) await walk(p, out);
-    else if (e.isFile() && EXTENSIONS.has(extname(e.name).toLowerCase())) out.push({ path: p, size: (await stat(p)).size });
+    if (e.isDirectory()) await walk(p, out, skipped);
+    else if (!e.isFile()) skipped.push({ path: p, reason: 'not a regular file' });
+    else if (EXTENSIONS.has(extname(e.name).toLowerCase())) out.push({ path: p, size: (await stat(p)).size });
+    else skipped.push({ path: p, reason: `not a PDF or image (${extname(e.name).toLowerCase() || 'no extension'}; sent are .pdf, .png, .jpg, .tif, .webp)` });
   }
 }
 
-/** The files under `paths`; a missing path throws (a usage mistake the user must see). */
-export async function collectFiles(paths: string[]): Promise<LocalFile[]> {
-  const out: LocalFile[] = [];
+/** The files under `paths`, and those of their folders left out; a missing path throws (a usage mistake the user must see). */
+export async function collectFiles(paths: string[]): Promise<{ files: LocalFile[]; skipped: Skipped[] }> {
+  const files: LocalFile[] = [];
+  const skipped: Skipped[] = [];
   for (const p of paths) {
     const s = await stat(p);
-    if (s.isDirectory()) await walk(p, out);
-    else out.push({ path: p, size: s.size });
+    if (s.isDirectory()) await walk(p, files, skipped);
+    else files.push({ path: p, size: s.size });
   }
-  return out;
+  return { files, skipped };
+}
+
+/** Names each skipped file and why on stderr, so a folder's `.docx` is not left out unsaid. */
+export function noteSkipped(skipped: Skipped[]): void {
+  for (const s of skipped) note(`skipped ${s.path}: ${s.reason}`);
 }

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { basename, extname, resolve } from 'node:path';
 import type { TablemillClient } from '@tablemill/client';
 import { EXIT, UsageError } from './exit.js';
 import { note } from './progress.js';
@@ -19,10 +19,20 @@ function formatOf(out: string): Format {
   return ext as Format;
 }
 
+/**
+ * A new batch's name after what is converted: the folder's or the first file's name (without its
+ * extension, made a valid batch name), and 4 hex digits so a second run makes a second batch.
+ */
+export function batchNameFor(paths: string[]): string {
+  const base = basename(resolve(paths[0] ?? '.')).replace(/\.[A-Za-z0-9]{1,5}$/, '');
+  const slug = base.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 60).replace(/[-.]+$/, '');
+  return `${slug || 'convert'}-${randomBytes(2).toString('hex')}`;
+}
+
 export async function run(client: TablemillClient, paths: string[], opts: { out: string; batch?: string }): Promise<number> {
   const format = formatOf(opts.out);
   const files = await filesOf(paths);
-  const batch = opts.batch ?? `convert-${new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')}-${randomBytes(3).toString('hex')}`;
+  const batch = opts.batch ?? batchNameFor(paths);
   await uploadFiles(client, batch, files);
   await client.process(batch);
   const done = await watchBatch(client, batch);

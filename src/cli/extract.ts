@@ -11,7 +11,7 @@ import { basename, extname, join } from 'node:path';
 import { loadConfig } from '../config.js';
 import type { DocumentOutcome } from '../store/types.js';
 import { ExtractionPool } from '../worker/pool.js';
-import { collectFiles } from './collect.js';
+import { collectFiles, noteSkipped } from './collect.js';
 import { EXIT, UsageError } from './exit.js';
 
 export interface ExtractFlags {
@@ -42,7 +42,13 @@ async function expand(paths: string[]): Promise<string[]> {
   for (const p of paths) {
     const isDir = await stat(p).then((s) => s.isDirectory(), () => false);
     // A path that cannot be read stays, and gets its own processing_error.
-    out.push(...(isDir ? (await collectFiles([p])).map((f) => f.path) : [p]));
+    if (!isDir) {
+      out.push(p);
+      continue;
+    }
+    const { files, skipped } = await collectFiles([p]);
+    noteSkipped(skipped);
+    out.push(...files.map((f) => f.path));
   }
   return out;
 }

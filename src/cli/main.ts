@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { ConfigError } from '../config.js';
 import { TablemillApiError } from '@tablemill/client';
 import { registerClientCommands } from './client-commands.js';
+import { UnreachableError } from './remote.js';
 import { addConfigOptions, configFlags } from './config-options.js';
 import { EXIT, EXIT_HELP, UsageError } from './exit.js';
 
@@ -81,6 +82,10 @@ function exitCodeOf(err: unknown): number {
   if (err instanceof UsageError) {
     process.stderr.write(`tablemill: ${err.message}\n(run with --help for usage)\n`);
     return EXIT.usage;
+  }
+  if (err instanceof UnreachableError) {
+    process.stderr.write(`tablemill: ${err.message}\n`);
+    return EXIT.failure;
   }
   if (err instanceof ConfigError) {
     process.stderr.write(`tablemill: ${err.message}\n`);

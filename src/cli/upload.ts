@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { TablemillApiError, type Document, type TablemillClient } from '@tablemill/client';
-import { collectFiles, type LocalFile } from './collect.js';
+import { collectFiles, noteSkipped, type LocalFile } from './collect.js';
 import { UsageError } from './exit.js';
 import { formatBytes, note, progressBar } from './progress.js';
 
@@ -77,9 +77,10 @@ export async function uploadFiles(client: TablemillClient, batch: string, files:
 
 /** The files of `paths`, refusing an empty selection. */
 export async function filesOf(paths: string[]): Promise<LocalFile[]> {
-  const files = await collectFiles(paths).catch((err: NodeJS.ErrnoException) => {
+  const { files, skipped } = await collectFiles(paths).catch((err: NodeJS.ErrnoException) => {
     throw err.code === 'ENOENT' ? new UsageError(`no such file or folder: ${err.path}`) : err;
   });
+  noteSkipped(skipped);
   if (files.length === 0) throw new UsageError('no PDF or image files found in the given paths');
   return files;
 }

@@ -3,6 +3,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +44,7 @@ describe('tablemill convert', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('uploaded 5 files');
+    expect(r.stderr).toContain(`skipped ${join(dir, 'notes.txt')}: not a PDF or image (.txt;`);
     expect(r.stderr).not.toContain('\x1b['); // not a terminal: no bars
     expect(r.stderr).toContain('5 succeeded, 0 failed');
 
@@ -95,6 +98,59 @@ describe('tablemill convert', () => {
     const noKey = spawnSync(process.execPath, [BIN, 'status', 'x'], { env: childEnv({ TABLEMILL_URL: api.url }), encoding: 'utf8' });
     expect(noKey.status).toBe(78);
     expect(noKey.stderr).toContain('TABLEMILL_API_KEY');
+  });
+
+  it('names its batch after the folder or the first file, and each file of a folder it skips with the reason', async () => {
+    const dir = join(tempDataDir('tm-name-'), 'March scans');
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(join(REPO_ROOT, 'test/fixtures/images/grid-clean.png'), join(dir, 'grid-clean.png'));
+    writeFileSync(join(dir, 'letter.docx'), 'PK\x03\x04 not a document');
+    writeFileSync(join(dir, 'README'), 'no extension');
+    const folder = cli(['convert', dir, '--out', join(dir, '..', 'folder.json')]);
+    expect(folder.status, folder.stderr).toBe(0);
+    expect(folder.stderr).toContain(`skipped ${join(dir, 'letter.docx')}: not a PDF or image (.docx;`);
+    expect(folder.stderr).toContain(`skipped ${join(dir, 'README')}: not a PDF or image (no extension;`);
+    expect(folder.stderr).toContain('uploaded 1 files');
+    const byFolder = /batch (March-scans-[0-9a-f]{4}): 1 succeeded/.exec(folder.stderr)?.[1];
+    expect(byFolder, folder.stderr).toBeDefined();
+    const file = cli(['convert', join(dir, 'grid-clean.png'), '--out', join(dir, '..', 'file.json')]);
+    const byFile = /batch (grid-clean-[0-9a-f]{4}): 1 succeeded/.exec(file.stderr)?.[1];
+    expect(byFile, file.stderr).toBeDefined();
+    const names = (await new TablemillClient(api.url, key).listBatches()).batches.map((b) => b.batch_name);
+    expect(names).toEqual(expect.arrayContaining([byFolder, byFile]));
+  }, 240_000);
+});
+
+/** A port on 127.0.0.1 nothing listens on: one the system handed out, closed again. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+describe('a server that does not answer', () => {
+  it('names the URL it tried, where it came from, TABLEMILL_URL and --url, at once and without a stack trace', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const png = join(REPO_ROOT, 'test/fixtures/images/grid-clean.png');
+    const runs: [string[], Record<string, string>, string][] = [
+      [['status', 'x', '--url', url], {}, 'from --url'],
+      [['upload', 'b', png], { TABLEMILL_URL: url }, 'from TABLEMILL_URL'],
+      [['convert', png, '--out', join(tempDataDir('tm-refused-'), 'x.json')], { TABLEMILL_URL: url }, 'from TABLEMILL_URL'],
+    ];
+    for (const [args, env, from] of runs) {
+      const started = Date.now();
+      const r = spawnSync(process.execPath, [BIN, ...args], { env: childEnv({ TABLEMILL_API_KEY: key, ...env }), encoding: 'utf8', timeout: 60_000 });
+      expect(r.status, args[0]).toBe(1);
+      expect(r.stderr).toContain(`no Tablemill server answers at ${url} (${from}; connect ECONNREFUSED`);
+      expect(r.stderr).toMatch(/set TABLEMILL_URL or pass --url/);
+      expect(r.stderr).not.toMatch(/^\s+at /m);
+      // Not retried as a dropped connection is: nothing listens there.
+      expect(Date.now() - started, args[0]).toBeLessThan(10_000);
+    }
+    // And `serve` on a port of its own says what the client commands need to find it.
+    expect(api.output()).toContain(`the client commands need TABLEMILL_URL=${api.url} (or --url)`);
   });
 });
 
