@@ -15,7 +15,7 @@ export default tseslint.config(
   // The web app's modules run in the browser.
   {
     files: ['web/**/*.js'],
-    languageOptions: { globals: { window: 'readonly', document: 'readonly', location: 'readonly', sessionStorage: 'readonly', addEventListener: 'readonly', removeEventListener: 'readonly', XMLHttpRequest: 'readonly', FormData: 'readonly', URLSearchParams: 'readonly', requestAnimationFrame: 'readonly', CSS: 'readonly' } },
+    languageOptions: { globals: { window: 'readonly', document: 'readonly', location: 'readonly', sessionStorage: 'readonly', addEventListener: 'readonly', removeEventListener: 'readonly', XMLHttpRequest: 'readonly', FormData: 'readonly', URLSearchParams: 'readonly', requestAnimationFrame: 'readonly', CSS: 'readonly', ResizeObserver: 'readonly' } },
   },
   // Layering (ARCHITECTURE.md): dependencies point inward, and nothing below the API imports it.
   ...layer('src/extract/**/*.ts', 'The engine is pure (STYLE.md §6): bytes in, JSON out.', ['api', 'store', 'worker', 'blobs', 'webhooks', 'contract', 'client', 'cli', 'server']),

@@ -287,8 +287,8 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in chromium', () => {
     await page.goto(`${server.url}/#/batches/e2e-invoices`);
     await page.waitForSelector('[data-test=doc-row] >> nth=1');
     await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-test=doc-row] th')?.textContent === 'ja-ruled-invoice.pdf');
-    const rows = await page.$$eval('[data-test=doc-row]', (trs) => trs.map((tr) => [tr.querySelector('th')!.textContent, tr.querySelector('[data-test=needs-review]')?.textContent ?? tr.querySelector('[data-test=review-ok]')?.textContent]));
-    expect(rows).toEqual([['ja-ruled-invoice.pdf', 'needs review (1)'], ['en-ruled-invoice.pdf', 'corrected']]);
+    const rows = await page.$$eval('[data-test=doc-row]', (trs) => trs.map((tr) => { const s = tr.querySelector('[data-test=review-state]')!; return [tr.querySelector('th')!.textContent, s.getAttribute('data-state'), s.getAttribute('data-count')]; }));
+    expect(rows).toEqual([['ja-ruled-invoice.pdf', 'needs', '1'], ['en-ruled-invoice.pdf', 'reviewed', null]]);
     await shot('13-review-order');
 
     // Keyboard only from here: the review button, Alt+N to the next document.
@@ -444,6 +444,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in chromium', () => {
 
     const png = page.locator('[data-test=doc-row]', { hasText: 'grid-clean.png' });
     const pngId = await png.getAttribute('data-id');
+    await png.locator('[data-test=doc-menu] summary').click();
     await png.locator('[data-test=doc-delete]').click();
     await png.locator('[data-test=doc-delete-confirm]').click();
     await page.waitForSelector('[data-test=doc-row] >> nth=1', { state: 'detached' });

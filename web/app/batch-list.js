@@ -48,7 +48,7 @@ export function BatchList({ api }) {
   return html`
     <h1 tabindex="-1">Batches</h1>
     <${UploadPanel} api=${api} batchNames=${(batches ?? []).map((b) => b.batch_name)}
-      onUploaded=${(name) => (location.hash = `#/batches/${encodeURIComponent(name)}`)} />
+      onUploaded=${(name, complete) => (complete ? (location.hash = `#/batches/${encodeURIComponent(name)}`) : load(null))} />
     <section class="card" aria-labelledby="list-title">
       <h2 id="list-title">Your batches</h2>
       ${error && html`<p class="error" role="alert">${error}</p>`}

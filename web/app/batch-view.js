@@ -1,5 +1,5 @@
-// One batch: live status by long-poll, its documents (those that need review first), upload
-// more, process, downloads, webhook, delete.
+// One batch: live status by long-poll, its documents grouped by what they need (review first),
+// upload more, process, downloads, webhook, delete.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { html, useTitle } from './html.js';
 import { errorText } from './api.js';
@@ -10,26 +10,33 @@ import { WebhookForm } from './webhook.js';
 import { Counts, StatusBadge, Time } from './status.js';
 import { useWatch } from './watch.js';
 import { DocSummary, DocTotal } from './doc-summary.js';
-import { REVIEW_BELOW, doubtfulFields, loadDocuments, rememberOrder, reviewOrder } from './review.js';
+import { REVIEW_BELOW, loadDocuments, rememberOrder, reviewOrder, reviewStateOf } from './review.js';
+import { ReviewState } from './review-state.js';
 
 const enc = encodeURIComponent;
 
-/** Whether a person should look at the document: its doubtful fields, or what was corrected. */
-function ReviewState({ doc }) {
-  if (doc.status !== 'succeeded') return null;
-  const doubtful = doubtfulFields(doc);
-  if (doubtful.length) {
-    return html`<span class="badge needs" data-test="needs-review" title=${`Below ${REVIEW_BELOW * 100} % confidence: ${doubtful.join(', ').replace(/_/g, ' ')}`}>needs review (${doubtful.length})</span>`;
-  }
-  const corrected = Object.values(doc.fields ?? {}).some((f) => f?.corrected);
-  return html`<span class="help" data-test="review-ok">${corrected ? 'corrected' : 'ok'}</span>`;
+/** A file name as it fits a row: whole up to 44 characters, else its start and its end (extension kept) with an ellipsis between. */
+export function middle(name, max = 44) {
+  if (name.length <= max) return name;
+  const tail = Math.min(16, Math.floor(max / 3));
+  return `${name.slice(0, max - tail - 1)}…${name.slice(-tail)}`;
+}
+
+/** A row's rarely used actions behind a menu: Delete, which asks again. */
+function RowMenu({ doc, onDelete }) {
+  return html`
+    <details class="menu" data-test="doc-menu">
+      <summary aria-label=${`More actions for ${doc.filename}`} title="More actions">⋯</summary>
+      <div class="menu-body"><${ConfirmButton} label="Delete" name=${`Delete ${doc.filename}`} confirm="Delete" test="doc-delete" onConfirm=${() => onDelete(doc)} /></div>
+    </details>`;
 }
 
 function DocRow({ doc, onDelete }) {
   const err = doc.processing_error;
+  const short = middle(doc.filename);
   return html`
     <tr data-test="doc-row" data-status=${doc.status} data-id=${doc.id}>
-      <th scope="row" class="fname">${doc.filename}</th>
+      <th scope="row" class="fname doc-name" title=${doc.filename} data-test="doc-name">${short === doc.filename ? short : html`<span aria-hidden="true">${short}</span><span class="sr-only">${doc.filename}</span>`}</th>
       <td><${StatusBadge} status=${doc.status} test="doc-status" /></td>
       <td data-test="doc-type">${doc.document_type?.replace('_', ' ') ?? ''}${doc.page_count ? html` <span class="help">${doc.page_count} p.</span>` : ''}${err && html`<div class="error">${err.code}: ${err.message}</div>`}</td>
       <td><${ReviewState} doc=${doc} /></td>
@@ -37,12 +44,32 @@ function DocRow({ doc, onDelete }) {
       <td class="n"><${DocTotal} doc=${doc} /></td>
       <td class="actions">
         <a class="button secondary" data-test="doc-open" href=${`#/documents/${enc(doc.id)}`} aria-label=${`Open ${doc.filename}`}>Open</a>
-        ${doc.status !== 'processing' && html`<${ConfirmButton} label="Delete" name=${`Delete ${doc.filename}`} confirm="Delete" test="doc-delete" onConfirm=${() => onDelete(doc)} />`}
+        ${doc.status !== 'processing' && html`<${RowMenu} doc=${doc} onDelete=${onDelete} />`}
       </td>
     </tr>`;
 }
 
-const doubtfulCount = (docs) => docs.filter((d) => doubtfulFields(d).length > 0).length;
+const GROUPS = [
+  ['needs', 'Needs review', 'fields below the review threshold or a check that failed; the least sure first'],
+  ['done', 'Reviewed or read surely', ''],
+  ['other', 'Not done', 'waiting, running, failed or canceled'],
+];
+const groupOf = (doc) => ({ needs: 'needs', reviewed: 'done', sure: 'done' })[reviewStateOf(doc)] ?? 'other';
+
+/** The documents by what they need, each group under a heading row with its count. */
+function DocGroups({ docs, onDelete }) {
+  return GROUPS.map(([key, title, help]) => {
+    const rows = docs.filter((d) => groupOf(d) === key);
+    if (!rows.length) return null;
+    return html`
+      <tbody data-test="doc-group" data-group=${key}>
+        <tr class="group"><th scope="colgroup" colspan="7">${title} (${rows.length})${help && html` <span class="help">${help}</span>`}</th></tr>
+        ${rows.map((d) => html`<${DocRow} key=${d.id} doc=${d} onDelete=${onDelete} />`)}
+      </tbody>`;
+  });
+}
+
+const doubtfulCount = (docs) => docs.filter((d) => reviewStateOf(d) === 'needs').length;
 const reviewLabel = (n) => (n === 0 ? 'Review the documents' : n === 1 ? 'Review the document that needs it' : `Review the ${n} documents that need it`);
 
 export function BatchView({ api, name }) {
@@ -120,8 +147,8 @@ export function BatchView({ api, name }) {
     <section class="card" aria-labelledby="docs-title">
       <h2 id="docs-title">Documents</h2>
       ${docs?.some((d) => d.status === 'succeeded') && html`
-        <p class="help">Those with fields below ${REVIEW_BELOW * 100} % confidence come first, the least sure first: they need review.
-          On a document, Alt+N goes to the next one.</p>
+        <p class="help">A document needs review where a field is below ${REVIEW_BELOW * 100} % confidence or a check failed (a total that
+          does not add up); those come first. On a document, Alt+N goes to the next one.</p>
         <a class="button" data-test="review-start" href=${`#/documents/${enc(docs.find((d) => d.status === 'succeeded').id)}`}>${reviewLabel(doubtfulCount(docs))}</a>`}
       ${docs === null && !error && html`<p class="help">Loading…</p>`}
       ${docs?.length === 0 && html`<p class="help">No documents.</p>`}
@@ -129,7 +156,7 @@ export function BatchView({ api, name }) {
         <div class="scroll">
           <table class="list stack" data-test="doc-list">
             <thead><tr><th scope="col">File</th><th scope="col">Status</th><th scope="col">Type</th><th scope="col">Review</th><th scope="col">Key fields</th><th scope="col" class="n">Total</th><th scope="col">Actions</th></tr></thead>
-            <tbody>${docs.map((d) => html`<${DocRow} key=${d.id} doc=${d} onDelete=${deleteDoc} />`)}</tbody>
+            <${DocGroups} docs=${docs} onDelete=${deleteDoc} />
           </table>
         </div>`}
     </section>

@@ -12,7 +12,8 @@ import { Fields, LineItems, ResultTable } from './result-table.js';
 import { documentCurrency } from './format.js';
 import { StatusBadge, Time } from './status.js';
 import { useWatch } from './watch.js';
-import { doubtfulFields, useBatchOrder, useReview } from './review.js';
+import { useBatchOrder, useReview } from './review.js';
+import { ReviewState } from './review-state.js';
 
 const enc = encodeURIComponent;
 const DOC_FORMATS = FORMATS.filter((f) => f.format !== 'zip');
@@ -51,12 +52,11 @@ function ReviewNav({ api, doc }) {
     return () => removeEventListener('keydown', onKey);
   }, [prev, next]);
   if (at < 0) return null;
-  const doubtful = doubtfulFields(doc);
   return html`
     <nav class="review-nav" aria-label="Review" data-test="review-nav">
       ${prev ? html`<a class="button secondary" href=${`#/documents/${enc(prev)}`} data-test="prev-doc" aria-keyshortcuts="Alt+P">‹ Previous</a>` : html`<span class="button secondary disabled" aria-hidden="true">‹ Previous</span>`}
       <span data-test="review-position">Document ${at + 1} of ${order.length}</span>
-      ${doubtful.length > 0 && html`<span class="badge needs" data-test="needs-review" title=${doubtful.join(', ')}>needs review: ${doubtful.length} field${doubtful.length === 1 ? '' : 's'}</span>`}
+      <${ReviewState} doc=${doc} />
       ${next ? html`<a class="button" href=${`#/documents/${enc(next)}`} data-test="next-doc" aria-keyshortcuts="Alt+N">Next ›</a>` : html`<span class="help">Last document of the batch</span>`}
       <span class="help">Alt+N next, Alt+P previous</span>
     </nav>`;
@@ -115,13 +115,14 @@ export function DocumentView({ api, id }) {
           ${done && html`
             <section class="card" aria-labelledby="fields-title">
               <h2 id="fields-title">Fields</h2>
-              <p class="help">Tab or the arrow keys to a value, Enter or typing to edit it, Enter to save, Escape to put it back.</p>
+              <p class="help">The arrow keys or Tab move between values; Enter or typing edits one, Enter saves it, Escape puts it back.
+                A value that is right: Enter twice, or ✓ Accept, confirms it.</p>
               <p class=${`save-status${status?.error ? ' error' : ''}`} data-test="save-status" role=${status?.error ? 'alert' : 'status'}>${status?.text ?? ''}</p>
               <${Fields} fields=${doc.fields} currency=${documentCurrency(doc)} review=${review} />
             </section>
             <section class="card" aria-labelledby="items-title">
               <h2 id="items-title">Line items</h2>
-              <${LineItems} items=${doc.line_items} totals=${doc.totals} currency=${documentCurrency(doc)} review=${review} engine=${engine ? engine.line_items ?? [] : undefined} />
+              <${LineItems} items=${doc.line_items} totals=${doc.totals} currency=${documentCurrency(doc)} type=${doc.document_type} review=${review} engine=${engine ? engine.line_items ?? [] : undefined} />
             </section>
             <section class="card" aria-labelledby="tables-title">
               <h2 id="tables-title">Tables (${tables.length})</h2>

@@ -1,8 +1,10 @@
 // A value edited in place, keyboard first, as in a spreadsheet: the value is a button; Enter, F2,
 // a click or typing a character opens it as an input (typing replaces the value). In the input,
-// Enter saves and moves to the next value, Tab saves and moves on as Tab does, Escape puts the
-// value back. Arrow keys move between the cells of a table. While a value has focus its box is
-// highlighted on the page; while it is edited a click on a word of the page puts that word in.
+// Enter saves and moves to the next value (on a value left as it was, Enter accepts it: `onAccept`
+// confirms it as right), Tab saves and moves on as Tab does, Escape puts the value back. Arrow keys
+// move between the fields, the line items' cells and a table's cells, and from the edge of one to
+// the next. While a value has focus its box is highlighted on the page; while it is edited a click
+// on a word of the page puts that word in.
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html.js';
 
@@ -23,12 +25,22 @@ function neighbour(el, dr, dc) {
 
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
+/** Past the edge of its grid (the last field, the last item, a table's last row): the first value of the next grid down, or the last of the one above. */
+function acrossGrids(el, dr) {
+  if (!dr) return null;
+  const list = editables();
+  const grid = el.getAttribute('data-grid');
+  const at = list.indexOf(el);
+  const other = dr > 0 ? list.slice(at + 1).find((e) => e.getAttribute('data-grid') !== grid) : list.slice(0, at).reverse().find((e) => e.getAttribute('data-grid') !== grid);
+  return other ?? null;
+}
+
 /**
  * `id` names the value (unique on the page); `raw` is its text for editing; `box` ({page, bbox})
  * where it stands; `onSave(text)` stores a changed value; `grid`, `r`, `c` place a table cell for
  * the arrow keys; children show the value.
  */
-export function Editable({ review, id, raw, label, box, corrected, onSave, grid, r, c, test, children }) {
+export function Editable({ review, id, raw, label, box, corrected, onSave, onAccept, grid, r, c, test, children }) {
   const [draft, setDraft] = useState(null);
   const button = useRef(null);
   const input = useRef(null);
@@ -66,12 +78,14 @@ export function Editable({ review, id, raw, label, box, corrected, onSave, grid,
     review.sink.current = null;
     setDraft(null);
   };
-  const commit = () => {
+  /** Saves a changed value; with `accept` (Enter), an unchanged one is confirmed as right. */
+  const commit = (accept = false) => {
     if (closed.current) return;
     const text = (input.current?.value ?? draft).trim();
     close();
     review.setActive((a) => (a?.key === id ? { ...a, editing: false } : a));
     if (text !== String(raw ?? '').trim()) void onSave(text);
+    else if (accept && onAccept && !corrected && text !== '') void onAccept();
   };
 
   const onInputKey = (e) => {
@@ -79,7 +93,7 @@ export function Editable({ review, id, raw, label, box, corrected, onSave, grid,
       e.preventDefault();
       const list = editables();
       const next = list[list.indexOf(e.currentTarget) + 1];
-      commit();
+      commit(true);
       if (next) next.focus();
       else review.focusKey.current = id;
     } else if (e.key === 'Escape') {
@@ -94,7 +108,7 @@ export function Editable({ review, id, raw, label, box, corrected, onSave, grid,
       e.preventDefault();
       start();
     } else if (ARROWS[e.key] && grid) {
-      const to = neighbour(e.currentTarget, ...ARROWS[e.key]);
+      const to = neighbour(e.currentTarget, ...ARROWS[e.key]) ?? acrossGrids(e.currentTarget, ARROWS[e.key][0]);
       if (to) {
         e.preventDefault();
         to.focus();
@@ -108,10 +122,10 @@ export function Editable({ review, id, raw, label, box, corrected, onSave, grid,
   const place = grid ? { 'data-grid': grid, 'data-r': r, 'data-c': c } : {};
   if (editing) {
     return html`<input class="edit-input" data-edit=${id} data-test="edit-input" ...${place} ref=${input} value=${draft} aria-label=${`${label}: Enter saves, Escape puts it back; a click on a word of the page puts it in`}
-      onInput=${(e) => setDraft(e.currentTarget.value)} onKeyDown=${onInputKey} onBlur=${commit} />`;
+      onInput=${(e) => setDraft(e.currentTarget.value)} onKeyDown=${onInputKey} onBlur=${() => commit()} />`;
   }
   return html`<button type="button" class=${`editable${corrected ? ' corrected' : ''}`} data-edit=${id} data-test=${test ?? 'editable'} data-corrected=${corrected ? 'true' : undefined} ...${place}
-    ref=${button} aria-label=${`${label}: ${String(raw ?? '') || 'empty'}${corrected ? ' (corrected)' : ''}`} title=${corrected ? 'Corrected: Enter to edit' : 'Enter to edit'}
+    ref=${button} aria-label=${`${label}: ${String(raw ?? '') || 'empty'}${corrected ? ' (corrected)' : ''}`} title=${corrected ? 'Corrected: Enter to edit' : onAccept ? 'Enter to edit; Enter again on the value as it is accepts it' : 'Enter to edit'}
     onClick=${() => start()} onKeyDown=${onButtonKey} onFocus=${() => highlight(false)}>${children}</button>`;
 }
 

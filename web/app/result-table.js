@@ -2,7 +2,7 @@
 // OCR confidence; and the document's fields and line items. With `review` (a succeeded
 // document), every field, cell and line-item value is edited in place (editable.js), and what a
 // person corrected is marked.
-import { useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html.js';
 import { fieldValue, money, plain } from './format.js';
 import { Editable } from './editable.js';
@@ -13,6 +13,37 @@ function Confidence({ value }) {
   if (value === null || value === undefined) return null;
   const pct = Math.round(value * 100);
   return html`<span class=${`conf${value < 0.6 ? ' low' : ''}`} title=${`OCR confidence ${pct} %`}>${pct} %</span>`;
+}
+
+/**
+ * A table's sideways scroller that says when the table is wider than it: a line naming the
+ * columns and a fade at the edge that has more, so a cut-off column is never taken for the last.
+ */
+function Scroller({ columns, children }) {
+  const box = useRef(null);
+  const [more, setMore] = useState({ wide: false, right: false, left: false });
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return undefined;
+    const check = () => {
+      const wide = el.scrollWidth > el.clientWidth + 1;
+      const right = wide && el.scrollLeft + el.clientWidth < el.scrollWidth - 1;
+      const left = wide && el.scrollLeft > 1;
+      setMore((m) => (m.wide === wide && m.right === right && m.left === left ? m : { wide, right, left }));
+    };
+    check();
+    const watch = new ResizeObserver(check);
+    watch.observe(el);
+    if (el.firstElementChild) watch.observe(el.firstElementChild);
+    el.addEventListener('scroll', check, { passive: true });
+    return () => {
+      watch.disconnect();
+      el.removeEventListener('scroll', check);
+    };
+  }, []);
+  return html`
+    ${more.wide && html`<p class="help more-columns" data-test="more-columns">${columns} columns, wider than this card: scroll sideways${more.right ? ' for the ones to the right' : ''}.</p>`}
+    <div class=${`scroll${more.right ? ' more-right' : ''}${more.left ? ' more-left' : ''}`} ref=${box}>${children}</div>`;
 }
 
 /** The rows of a table as lists of the cells that start in them. */
@@ -46,12 +77,12 @@ export function ResultTable({ table, index, review, engine }) {
   const cell = (c, header) => html`<${Cell} cell=${c} header=${header} table=${table} index=${index} review=${review} engine=${engine ? engineText(c) : undefined} />`;
   return html`
     <h3 class="table-title" id=${`table-${index + 1}`}>Table ${index + 1} <span class="help">${pages}, ${table.n_rows} × ${table.n_cols} · ${ocr ? 'OCR confidence under each cell' : 'from the PDF’s text layer: exact text, no OCR confidence'}</span></h3>
-    <div class="scroll">
+    <${Scroller} columns=${table.n_cols}>
       <table class="result" data-test="result-table" data-index=${index} aria-labelledby=${`table-${index + 1}`}>
         ${head.length > 0 && html`<thead>${head.map((r) => html`<tr>${r.map((c) => cell(c, true))}</tr>`)}</thead>`}
         <tbody>${body.map((r) => html`<tr>${r.map((c) => cell(c, false))}</tr>`)}</tbody>
       </table>
-    </div>`;
+    </${Scroller}>`;
 }
 
 const label = (name) => name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
@@ -80,15 +111,18 @@ export function Fields({ fields, currency, review }) {
   return html`
     ${shown.length === 0 && html`<p class="help">No fields found: add one below.</p>`}
     <dl class="fields" data-test="fields">
-      ${shown.map(([name, f]) => {
+      ${shown.map(([name, f], i) => {
         const value = html`<span class="value">${f ? fieldValue(name, f, currency) : ''}</span>`;
+        const accept = review && f && !f.corrected ? () => review.acceptField(name, rawValue(f)) : undefined;
+        const doubtful = review?.doubtful.includes(name);
         return html`
-        <div data-field=${name} data-corrected=${f?.corrected ? 'true' : undefined}>
+        <div data-test="field" data-name=${name} data-field=${name} data-corrected=${f?.corrected ? 'true' : undefined} data-doubtful=${doubtful ? 'true' : undefined}>
           <dt>${fieldLabel(name)}</dt>
           <dd>${review
             ? html`<${Editable} review=${review} id=${`f:${name}`} raw=${rawValue(f)} label=${fieldLabel(name)} box=${f && { page: f.page, bbox: f.bbox }} corrected=${f?.corrected}
-                test="edit-field" onSave=${(t) => review.saveField(name, t)}>${value}</${Editable}>`
-            : value}${f?.text && fieldValue(name, f, currency) !== f.text ? html` <span class="help">(“${f.text}”)</span>` : ''} ${f && !f.corrected && html`<${Confidence} value=${f.confidence} />`}${f?.source === 'vendor_memory' && html` <span class="help" title="Read the way this vendor's corrections taught">learned</span>`}</dd>
+                grid="fields" r=${i} c=${0} test="edit-field" onSave=${(t) => review.saveField(name, t)} onAccept=${accept}>${value}</${Editable}>`
+            : value}${f?.text && fieldValue(name, f, currency) !== f.text ? html` <span class="help">(“${f.text}”)</span>` : ''} ${f && !f.corrected && html`<${Confidence} value=${f.confidence} />`}${f?.source === 'vendor_memory' && html` <span class="help" title="Read the way this vendor's corrections taught">learned</span>`}
+            ${accept && doubtful && html`<button type="button" class="accept secondary" data-test="field-accept" aria-label=${`Accept ${fieldLabel(name)}: ${rawValue(f)}`} title="The value is right: confirm it" onClick=${accept}>✓ Accept</button>`}</dd>
         </div>`;
       })}
     </dl>
@@ -114,12 +148,15 @@ const ITEM_COLUMNS = [
 ];
 
 /** `currency`: the document's, for items that name none; `review` makes the values editable, `engine` the engine's items, for the marks. */
-export function LineItems({ items, totals, currency, review, engine }) {
+export function LineItems({ items, totals, currency, type, review, engine }) {
   const cur = (c) => c ?? totals?.currency ?? currency;
-  if (!items?.length) return html`<p class="help" data-test="line-items">No line items (only invoices, receipts and statements have them).</p>`;
+  if (!items?.length) {
+    const why = type === 'other' ? 'this document is not an invoice, receipt or statement' : 'no table of items with prices was found';
+    return html`<p class="help" data-test="line-items">No line items: ${why}.</p>`;
+  }
   const shown = (i, key) => (key === 'quantity' ? plain(i[key]) : key === 'unit_price' || key === 'amount' ? money(i[key], cur(i.currency)) : (i[key] ?? ''));
   return html`
-    <div class="scroll">
+    <${Scroller} columns=${ITEM_COLUMNS.length + 1}>
       <table class="result" data-test="line-items">
         <caption>${items.length} line item${items.length === 1 ? '' : 's'}</caption>
         <thead><tr>${ITEM_COLUMNS.map(([, name, cls]) => html`<th scope="col" class=${cls}>${name}</th>`)}<th scope="col">Checks</th></tr></thead>
@@ -140,5 +177,5 @@ export function LineItems({ items, totals, currency, review, engine }) {
             <tr><th scope="row" colspan="3">${k}</th><td class="n">${money(v, cur(totals.currency))}</td><td>${totals.currency ?? ''}</td><td>${totals.flags.length ? html`<span class="flag">${totals.flags.join(', ')}</span>` : ''}</td></tr>`)}
         </tfoot>`}
       </table>
-    </div>`;
+    </${Scroller}>`;
 }

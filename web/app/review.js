@@ -23,14 +23,39 @@ export function doubtfulFields(doc) {
   return uncorrectedFields(doc).filter(([, v]) => v.confidence < REVIEW_BELOW).map(([k]) => k);
 }
 
+/** The engine's checks that failed (`total_mismatch`, an item that does not add up), until a person corrects the total. */
+export function failedChecks(doc) {
+  if (doc.status !== 'succeeded' || doc.fields?.total?.corrected) return [];
+  return [...new Set([...(doc.totals?.flags ?? []), ...(doc.line_items ?? []).flatMap((i) => i.flags ?? [])])];
+}
+
+/** What a person should look at on a document: its doubtful fields and failed checks. */
+export function reviewNeeds(doc) {
+  return { fields: doubtfulFields(doc), checks: failedChecks(doc) };
+}
+
+/** "2 fields, 1 check" */
+export function needsText({ fields, checks }) {
+  const n = (k, word) => `${k} ${word}${k === 1 ? '' : 's'}`;
+  return [fields.length && n(fields.length, 'field'), checks.length && n(checks.length, 'check')].filter(Boolean).join(', ');
+}
+
+/** Whether the document needs review, is done (corrected or accepted), or was read surely. */
+export function reviewStateOf(doc) {
+  if (doc.status !== 'succeeded') return null;
+  const needs = reviewNeeds(doc);
+  if (needs.fields.length || needs.checks.length) return 'needs';
+  return Object.values(doc.fields ?? {}).some((f) => f?.corrected) ? 'reviewed' : 'sure';
+}
+
 const lowest = (doc) => Math.min(1, ...uncorrectedFields(doc).map(([, v]) => v.confidence));
 
 /**
- * The order a reviewer goes through: the documents with doubtful fields first, the least sure
+ * The order a reviewer goes through: the documents that need review first, the least sure
  * first; then the other succeeded ones; then those without results; by file name within each.
  */
 export function reviewOrder(docs) {
-  const rank = (d) => (d.status !== 'succeeded' ? 2 : doubtfulFields(d).length ? 0 : 1);
+  const rank = (d) => (d.status !== 'succeeded' ? 2 : reviewStateOf(d) === 'needs' ? 0 : 1);
   return [...docs].sort((a, b) => rank(a) - rank(b) || (rank(a) === 0 ? lowest(a) - lowest(b) : 0) || a.filename.localeCompare(b.filename));
 }
 
@@ -128,6 +153,16 @@ export function useReview(api, doc, setDoc) {
     }
   };
   const fail = (err) => setStatus({ error: true, text: err.message });
+  function saveField(name, text, accepted = false) {
+    let value;
+    try {
+      value = fieldValue(name, text);
+    } catch (err) {
+      return fail(err);
+    }
+    const fields = name.startsWith('custom.') ? { custom: { [name.slice(7)]: value } } : { [name]: value };
+    return save(`${name.replace(/^custom\./, '').replace(/_/g, ' ')}${accepted ? ' (accepted)' : ''}`, { fields });
+  }
 
   return {
     active,
@@ -136,16 +171,10 @@ export function useReview(api, doc, setDoc) {
     extracted,
     sink,
     focusKey,
-    saveField(name, text) {
-      let value;
-      try {
-        value = fieldValue(name, text);
-      } catch (err) {
-        return fail(err);
-      }
-      const fields = name.startsWith('custom.') ? { custom: { [name.slice(7)]: value } } : { [name]: value };
-      return save(name.replace(/^custom\./, '').replace(/_/g, ' '), { fields });
-    },
+    doubtful: doc ? doubtfulFields(doc) : [],
+    saveField,
+    /** Confirms a field's value as right: a correction with the same value. */
+    acceptField: (name, text) => saveField(name, text, true),
     saveCell(index, row, col, text) {
       return save(`table ${index + 1} cell ${row + 1}, ${col + 1}`, { tables: [{ index, cells: [{ row, col, text }] }] });
     },

@@ -12,13 +12,15 @@ function fileSize(n) {
 
 /**
  * Uploads into the batch typed in (or `batchName`, when the view is one batch's); calls
- * `onUploaded(name)` once every file has been tried.
+ * `onUploaded(name, complete)` once every file has been tried and one at least was stored
+ * (`complete`: none was refused). Refused files are named here, each with the server's reason.
  */
 export function UploadPanel({ api, batchName, batchNames = [], onUploaded }) {
   const [name, setName] = useState(batchName ?? '');
   const [items, setItems] = useState([]);
   const [dragging, setDragging] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState(null);
   const nameOk = NAME_RE.test(name);
 
   const addFiles = (list) => {
@@ -31,9 +33,12 @@ export function UploadPanel({ api, batchName, batchNames = [], onUploaded }) {
     e.preventDefault();
     if (!nameOk || busy) return;
     setBusy(true);
+    setOutcome(null);
     const todo = items.filter((i) => i.state === 'ready' || i.state === 'failed');
     let stored = 0;
-    // One request per file, one after another: each gets its own progress bar and its own answer.
+    const refused = [];
+    // One request per file, one after another: each gets its own progress bar and its own answer,
+    // and a file the server refuses (an upload request is all or nothing) holds back no other.
     for (const item of todo) {
       update(item.file, { state: 'uploading', progress: 0, error: null });
       try {
@@ -42,10 +47,12 @@ export function UploadPanel({ api, batchName, batchNames = [], onUploaded }) {
         stored++;
       } catch (err) {
         update(item.file, { state: 'failed', error: errorText(err) });
+        refused.push({ file: item.file.name, reason: errorText(err) });
       }
     }
     setBusy(false);
-    if (stored > 0) onUploaded?.(name);
+    if (refused.length) setOutcome({ name, stored, refused });
+    if (stored > 0) onUploaded?.(name, refused.length === 0);
   };
 
   const onDrop = (e) => {
@@ -82,6 +89,12 @@ export function UploadPanel({ api, batchName, batchNames = [], onUploaded }) {
               ${i.error && html`<p class="error" role="alert">${i.error}</p>`}
             </li>`)}
         </ul>`}
+      ${outcome && html`
+        <div class="upload-error" role="alert" data-test="upload-error">
+          <p><strong>${outcome.refused.length === 1 ? '1 file was' : `${outcome.refused.length} files were`} not uploaded:</strong></p>
+          <ul>${outcome.refused.map((r) => html`<li data-test="upload-refused" data-file=${r.file}><span class="fname">${r.file}</span>: ${r.reason}</li>`)}</ul>
+          ${outcome.stored > 0 && html`<p>${outcome.stored === 1 ? 'The other file is' : `The other ${outcome.stored} files are`} in batch <a href=${`#/batches/${encodeURIComponent(outcome.name)}`}>${outcome.name}</a>.</p>`}
+        </div>`}
       <button type="submit" data-test="upload-button" disabled=${busy || !nameOk || pending === 0}>
         ${busy ? 'Uploading…' : pending > 1 ? `Upload ${pending} files` : 'Upload'}
       </button>
