@@ -119,14 +119,14 @@ describe('vendor memory', () => {
     for (const n of Object.keys(f)) if (f[n]) expect(f[n].source, n).toBe('engine');
   }, 600_000);
 
-  it('a corrected currency re-types the items and totals, is learned and applied to the next invoice with them; the learned name replaces a misreading', async () => {
+  it('a corrected currency re-types the items and totals, is learned (with the payment terms) and applied to the next invoice with them; the learned name replaces a misreading', async () => {
     const key = await h.keyOf('currency-account');
     const first = (await processFiles(h, key, 'qf-cur', [{ name: 'qf-0.pdf', bytes: await invoice({ ...TRUTHS[0]!, plain: true }) }])).get('qf-0.pdf')!;
     const before = (await call(h, key, 'GET', `/v1/documents/${first}/results`)).json;
     expect(before.fields.currency?.value ?? null).not.toBe('MYR');
     expect(before.line_items.length).toBe(TRUTHS[0]!.items);
 
-    const put = await call(h, key, 'PUT', `/v1/documents/${first}/corrections`, { fields: { currency: 'myr' } });
+    const put = await call(h, key, 'PUT', `/v1/documents/${first}/corrections`, { fields: { currency: 'myr', payment_terms: 'Net 30 days' } });
     expect(put.status).toBe(200);
     expect(put.json.fields.currency).toMatchObject({ value: 'MYR', corrected: true });
     expect(put.json.line_items.map((i: any) => i.currency)).toEqual(Array(TRUTHS[0]!.items).fill('MYR'));
@@ -136,13 +136,14 @@ describe('vendor memory', () => {
 
     const [vendor] = (await call(h, key, 'GET', '/v1/vendors')).json.vendors;
     expect(vendor.name).toBe('Quillfeather Paper Co.');
-    expect(vendor.fields.sort()).toEqual(['currency', 'vendor_name']);
+    expect(vendor.fields.sort()).toEqual(['currency', 'payment_terms', 'vendor_name']);
 
     // The next invoice: its name misread in the head, recognised by its VAT number and head.
     const next = await invoice({ ...TRUTHS[1]!, plain: true, name: 'Quil1feather Papor Co.' });
     const id = (await processFiles(h, key, 'qf-cur-next', [{ name: 'qf-next.pdf', bytes: next }])).get('qf-next.pdf')!;
     const r = (await call(h, key, 'GET', `/v1/documents/${id}/results`)).json;
     expect(r.fields.currency).toMatchObject({ value: 'MYR', source: 'vendor_memory', corrected: false });
+    expect(r.fields.payment_terms).toMatchObject({ value: 'Net 30 days', source: 'vendor_memory' });
     expect(r.fields.vendor_name).toMatchObject({ value: 'Quillfeather Paper Co.', source: 'vendor_memory' });
     expect(r.line_items.length).toBe(TRUTHS[1]!.items);
     expect(r.line_items.every((i: any) => i.currency === 'MYR')).toBe(true);
