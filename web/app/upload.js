@@ -4,7 +4,7 @@ import { html } from './html.js';
 import { errorText } from './api.js';
 
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-const ACCEPT = '.pdf,.png,.jpg,.jpeg,.tif,.tiff,.webp,application/pdf,image/png,image/jpeg,image/tiff,image/webp';
+const ACCEPT = '.pdf,.png,.jpg,.jpeg,.tif,.tiff,.webp,.xml,application/pdf,image/png,image/jpeg,image/tiff,image/webp,application/xml,text/xml';
 
 function fileSize(n) {
   return n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
@@ -77,7 +77,7 @@ export function UploadPanel({ api, batchName, batchNames = [], onUploaded }) {
       <label for="file-input" class=${`drop${dragging ? ' over' : ''}`} data-test="drop-zone"
         onDragOver=${(e) => (e.preventDefault(), setDragging(true))} onDragLeave=${() => setDragging(false)} onDrop=${onDrop}>
         <span class="drop-title">Drop PDFs and images here</span>
-        <span class="help">or choose files (PDF, PNG, JPEG, TIFF, WebP)</span>
+        <span class="help">or choose files (PDF, PNG, JPEG, TIFF, WebP, or an e-invoice's XML)</span>
       </label>
       ${items.length > 0 && html`
         <ul class="files" aria-label="Files to upload">
