@@ -2,6 +2,7 @@
  * The one configuration object (STYLE.md §4): parsed and validated once from the environment,
  * then flags, and passed down. No other module reads `process.env`.
  */
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { OCR_ENGINES, type ExtractOptions, type OcrEngine } from './extract/types.js';
@@ -70,6 +71,11 @@ export interface Config {
     /** Failed authentications a client address may make a minute (429 beyond); 0: no limit. Independent of `enabled`. */
     authFailuresPerMinute: number;
   };
+  /**
+   * Peers whose `X-Forwarded-For` is believed (addresses and CIDR ranges): from them the client is
+   * the right-most untrusted address of the header. Empty: the peer is the client.
+   */
+  trustedProxies: string[];
   logLevel: string;
   /** Where `tablemill worker` answers `/metrics` (on `host`); null: nowhere. */
   metricsPort: number | null;
@@ -125,6 +131,21 @@ function bool(env: Record<string, string | undefined>, name: string, def: boolea
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   throw new ConfigError(name, `expected a boolean (1/0, true/false), got ${JSON.stringify(raw)}`);
+}
+
+/** `TABLEMILL_TRUSTED_PROXIES`: comma-separated IPv4/IPv6 addresses and CIDR ranges. */
+export function trustedProxies(e: Record<string, string | undefined>): string[] {
+  const name = 'TABLEMILL_TRUSTED_PROXIES';
+  const raw = (e[name] ?? '').trim();
+  if (raw === '') return [];
+  return raw.split(',').map((part) => {
+    const entry = part.trim();
+    const m = /^([^/]+)(?:\/(\d{1,3}))?$/.exec(entry);
+    const family = m ? isIP(m[1]) : 0;
+    if (!m || family === 0) throw new ConfigError(name, `expected addresses or CIDR ranges (10.0.0.0/8, fd00::/8), got ${JSON.stringify(entry)}`);
+    if (m[2] !== undefined && Number(m[2]) > (family === 4 ? 32 : 128)) throw new ConfigError(name, `prefix length out of range in ${JSON.stringify(entry)}`);
+    return entry;
+  });
 }
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -241,6 +262,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       defaultPerMinute: int(e, 'TABLEMILL_RATE_LIMIT_DEFAULT', 600, 1, 1_000_000),
       authFailuresPerMinute: int(e, 'TABLEMILL_RATE_LIMIT_AUTH_FAILURES', 30, 0, 1_000_000),
     },
+    trustedProxies: trustedProxies(e),
     logLevel: (e.TABLEMILL_LOG_LEVEL ?? 'info').trim(),
     metricsPort: e.TABLEMILL_METRICS_PORT ? int(e, 'TABLEMILL_METRICS_PORT', 0, 0, 65535) : null,
     retentionDays: e.TABLEMILL_RETENTION_DAYS ? int(e, 'TABLEMILL_RETENTION_DAYS', 0, 1, 36_500) : null,

@@ -54,6 +54,9 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     // routerOptions: the top-level option is deprecated in Fastify 5 (FSTDEP022 at every start).
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkErrorHandler,
+    // `request.ip` (limits, logs) is the right-most address of X-Forwarded-For that is not one of
+    // these proxies, and the peer itself when it is not one: a client can prepend what it likes.
+    trustProxy: deps.config.trustedProxies.length ? deps.config.trustedProxies : false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', async (request, reply) => {

@@ -93,7 +93,8 @@ export function registerErrorHandling(app: FastifyInstance, onFault?: (fault: 's
     const apiErr = toApiError(err);
     if (apiErr.status === 507) onFault?.('storage_full');
     else if (apiErr.status === 503 && apiErr.details?.reason === 'database') onFault?.('unavailable');
-    if (apiErr.status >= 500) request.log.error({ err }, 'request failed');
+    // The client's address (behind trusted proxies, the one they forwarded), with what it asked.
+    if (apiErr.status >= 500) request.log.error({ err, client: request.ip, method: request.method, url: request.url }, 'request failed');
     return sendError(request, reply, apiErr);
   });
   app.setNotFoundHandler((request, reply) =>

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from '../../src/api/app.js';
 import { createKey } from '../../src/api/auth.js';
 import type { AppDeps } from '../../src/api/deps.js';
@@ -19,12 +19,12 @@ export interface ApiHarness {
 }
 
 /** Opens the app; `env` overrides the config (rate limits are off unless set). */
-export async function openApi(env: Record<string, string> = {}): Promise<ApiHarness> {
+export async function openApi(env: Record<string, string> = {}, logger: FastifyServerOptions['logger'] = false): Promise<ApiHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'tm-api-'));
   const config = loadConfig({ TABLEMILL_DATA_DIR: dir, TABLEMILL_RATE_LIMITS: '0', ...env });
   const { store, blobs } = await openStorage(config);
   const deps: AppDeps = { config, store, blobs, metrics: new Metrics(), exporters: {}, stats: () => store.documentStats(), now: Date.now };
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, { logger });
   await app.ready();
   return {
     app,
