@@ -8,6 +8,9 @@ import { remoteClient, type RemoteFlags } from './remote.js';
 
 type Opts = RemoteFlags & Record<string, unknown>;
 
+/** `--ignore-embedded` as the process option (API.md §4c). */
+export const embeddedOf = (opts: Record<string, unknown>): 'use' | 'ignore' => (opts.ignoreEmbedded === true ? 'ignore' : 'use');
+
 function remote(cmd: Command): Command {
   return cmd.option('--url <url>', 'the server (default: TABLEMILL_URL, else http://127.0.0.1:8080)').option('--key <key>', 'the API key (default: TABLEMILL_API_KEY)');
 }
@@ -22,7 +25,8 @@ export function registerClientCommands(program: Command, exits: <A extends unkno
 
   remote(program.command('process').description('submit every uploaded, not yet submitted document of the batch'))
     .argument('<batch>', 'the batch name')
-    .action(exits(async (batch: string, opts: Opts) => (await import('./status.js')).submit(remoteClient(opts), batch)));
+    .option('--ignore-embedded', 'read the pages alone, not e-invoice XML, payment codes or form fields')
+    .action(exits(async (batch: string, opts: Opts) => (await import('./status.js')).submit(remoteClient(opts), batch, embeddedOf(opts))));
 
   remote(program.command('status').description("the batch's status as JSON on stdout"))
     .argument('<batch>', 'the batch name')
@@ -45,6 +49,7 @@ export function registerClientCommands(program: Command, exits: <A extends unkno
     .argument('<path...>', 'files, and folders whose PDF and image files are sent')
     .requiredOption('--out <file>', 'the output; its extension picks the format: .xlsx, .csv, .json, .ndjson or .zip')
     .option('--batch <name>', 'the batch name (default: convert-<time>-<random>)')
+    .option('--ignore-embedded', 'read the pages alone, not e-invoice XML, payment codes or form fields')
     .addHelpText('after', '\nExit code 1, naming the failed files on stderr, when any document failed (FILE is written either way).')
-    .action(exits(async (paths: string[], opts: Opts) => (await import('./convert.js')).run(remoteClient(opts), paths, opts as { out: string; batch?: string })));
+    .action(exits(async (paths: string[], opts: Opts) => (await import('./convert.js')).run(remoteClient(opts), paths, { ...(opts as { out: string; batch?: string }), embedded: embeddedOf(opts) })));
 }

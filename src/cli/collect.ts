@@ -2,11 +2,25 @@
  * The files an `upload` or `convert` sends: each PATH as given, and every file with a supported
  * extension under each folder, recursively, in a stable order. A file named on the command line
  * is always sent (the server sniffs its bytes); inside folders other files are skipped, since one
- * unsupported file would fail its whole upload request (415), and each is named with the reason.
+ * unsupported file would fail its whole upload request (415), and each is named with the reason. `.xml` files are
+ * sent only when their head shows an invoice's root (CII, UBL).
  */
-import { readdir, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { note } from './progress.js';
+import { isInvoiceXml } from '../extract/carried/sniff.js';
+
+/** Whether the file at `path` starts as invoice XML (its first 4 KiB, as the server sniffs). */
+async function invoiceXmlFile(path: string): Promise<boolean> {
+  const f = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(4096);
+    const { bytesRead } = await f.read(head, 0, head.length, 0);
+    return isInvoiceXml(head.subarray(0, bytesRead));
+  } finally {
+    await f.close();
+  }
+}
 
 const EXTENSIONS = new Set(['.pdf', '.png', '.jpg', '.jpeg', '.tif', '.tiff', '.webp']);
 
@@ -30,7 +44,9 @@ async function walk(dir: string, out: LocalFile[], skipped: Skipped[]): Promise<
     if (e.isDirectory()) await walk(p, out, skipped);
     else if (!e.isFile()) skipped.push({ path: p, reason: 'not a regular file' });
     else if (EXTENSIONS.has(extname(e.name).toLowerCase())) out.push({ path: p, size: (await stat(p)).size });
-    else skipped.push({ path: p, reason: `not a PDF or image (${extname(e.name).toLowerCase() || 'no extension'}; sent are .pdf, .png, .jpg, .tif, .webp)` });
+    else if (extname(e.name).toLowerCase() === '.xml' && (await invoiceXmlFile(p))) out.push({ path: p, size: (await stat(p)).size });
+    else if (extname(e.name).toLowerCase() === '.xml') skipped.push({ path: p, reason: 'XML that is no CII or UBL invoice' });
+    else skipped.push({ path: p, reason: `not a PDF, image or invoice XML (${extname(e.name).toLowerCase() || 'no extension'}; sent are .pdf, .png, .jpg, .tif, .webp, invoice .xml)` });
   }
 }
 

@@ -29,12 +29,12 @@ export function batchNameFor(paths: string[]): string {
   return `${slug || 'convert'}-${randomBytes(2).toString('hex')}`;
 }
 
-export async function run(client: TablemillClient, paths: string[], opts: { out: string; batch?: string }): Promise<number> {
+export async function run(client: TablemillClient, paths: string[], opts: { out: string; batch?: string; embedded?: 'use' | 'ignore' }): Promise<number> {
   const format = formatOf(opts.out);
   const files = await filesOf(paths);
   const batch = opts.batch ?? batchNameFor(paths);
   await uploadFiles(client, batch, files);
-  await client.process(batch);
+  await client.process(batch, opts.embedded === 'ignore' ? { embedded: 'ignore' as const } : {});
   const done = await watchBatch(client, batch);
   await writeFile(opts.out, await download(client, batch, format));
   note(`batch ${batch}: ${done.counts.succeeded} succeeded, ${done.counts.failed} failed; wrote ${opts.out}`);

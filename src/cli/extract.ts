@@ -18,16 +18,17 @@ export interface ExtractFlags {
   out?: string;
   pretty?: boolean;
   jobs?: string;
+  ignoreEmbedded?: boolean;
 }
 
-async function extractFile(pool: ExtractionPool, path: string): Promise<DocumentOutcome> {
+async function extractFile(pool: ExtractionPool, path: string, embedded: 'use' | 'ignore'): Promise<DocumentOutcome> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(path);
   } catch (err) {
     return { status: 'failed', page_count: null, error: { code: 'extraction_failed', message: `cannot read ${path}: ${(err as Error).message}` } };
   }
-  return pool.extract(bytes);
+  return pool.extract(bytes, undefined, { embedded });
 }
 
 /** The JSON text of one outcome: the engine's result, or `{"processing_error": {code, message}}`. */
@@ -68,7 +69,7 @@ export async function run(paths: string[], opts: ExtractFlags, flags: Record<str
   const runOne = async () => {
     while (next < files.length) {
       const file = files[next++];
-      const outcome = await extractFile(pool, file);
+      const outcome = await extractFile(pool, file, opts.ignoreEmbedded ? 'ignore' : 'use');
       if (outcome.status === 'failed') {
         failed++;
         process.stderr.write(`extract: ${file}: ${outcome.error.code}: ${outcome.error.message}\n`);

@@ -52,8 +52,9 @@ function registerServerCommands(program: Command): void {
     .action(exits(async (keyId: string, opts: Opts) => (await import('./keys.js')).revoke(configFlags(opts), keyId)));
 
   addConfigOptions(program.command('extract').description('run the engine without a server, bounded like the service'), ['max-pages', 'max-megapixels', 'timeout-ms', 'ocr-langs', 'ocr-engine'])
-    .argument('<path...>', 'PDF, PNG, JPEG, TIFF or WebP files, and folders of them (recursively)')
+    .argument('<path...>', 'PDF, PNG, JPEG, TIFF, WebP and invoice XML files, and folders of them (recursively)')
     .option('--out <dir>', 'write DIR/NAME.json for each input NAME.ext (needed for several files)')
+    .option('--ignore-embedded', 'read the pages alone, not e-invoice XML, payment codes or form fields')
     .option('--pretty', 'indent the JSON')
     .option('--jobs <n>', 'documents extracted at once (default: TABLEMILL_WORKER_CONCURRENCY, the cores)')
     .addHelpText('after', '\nOne file without --out prints its result JSON ({page_count, document_type, fields, tables, line_items, totals}) on stdout.\nA file that cannot be extracted gets {"processing_error": {"code", "message"}} instead, and the exit code is 1.')

@@ -37,8 +37,8 @@ export async function status(client: TablemillClient, name: string, watch: boole
 }
 
 /** `process`: submits the batch; the answer's JSON on stdout. */
-export async function submit(client: TablemillClient, name: string): Promise<number> {
-  const res = await client.process(name);
+export async function submit(client: TablemillClient, name: string, embedded: 'use' | 'ignore' = 'use'): Promise<number> {
+  const res = await client.process(name, embedded === 'ignore' ? { embedded } : {});
   process.stdout.write(JSON.stringify(res) + '\n');
   note(`submitted ${res.submitted} documents of batch ${name}`);
   return 0;

@@ -72,7 +72,7 @@ export class ExtractionPool {
    * Extracts one document and returns the outcome to store; never rejects except with
    * `ExtractionAbortedError` when `signal` (shutdown) fires first.
    */
-  async extract(bytes: Uint8Array, signal?: AbortSignal, extra: Pick<ExtractOptions, 'customFields' | 'vendorMemory'> = {}): Promise<ExtractionOutcome> {
+  async extract(bytes: Uint8Array, signal?: AbortSignal, extra: Pick<ExtractOptions, 'customFields' | 'vendorMemory' | 'embedded'> = {}): Promise<ExtractionOutcome> {
     const slot = await this.acquire(signal);
     let keep = false;
     try {

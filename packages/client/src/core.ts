@@ -134,10 +134,14 @@ export class TablemillClient {
     return this.request('POST', `${batchPath(batchName)}/documents`, form, opts);
   }
 
-  /** Submits every not-yet-submitted document of the batch; `custom_fields` are found besides the built-in fields. */
-  process(batchName: string, opts: RequestOptions & { custom_fields?: CustomField[] } = {}): Promise<ProcessResponse> {
-    const { custom_fields, ...rest } = opts;
-    return this.request('POST', `${batchPath(batchName)}/process`, custom_fields ? { custom_fields } : undefined, rest);
+  /**
+   * Submits every not-yet-submitted document of the batch; `custom_fields` are found besides the
+   * built-in fields; `embedded: "ignore"` reads pages alone, not what documents carry.
+   */
+  process(batchName: string, opts: RequestOptions & { custom_fields?: CustomField[]; embedded?: 'use' | 'ignore' } = {}): Promise<ProcessResponse> {
+    const { custom_fields, embedded, ...rest } = opts;
+    const body = { ...(custom_fields ? { custom_fields } : {}), ...(embedded ? { embedded } : {}) };
+    return this.request('POST', `${batchPath(batchName)}/process`, Object.keys(body).length ? body : undefined, rest);
   }
 
   /** Corrects a succeeded document's results (merged over earlier corrections); answers the corrected result. */

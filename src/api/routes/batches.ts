@@ -15,10 +15,11 @@ import {
 } from '../../contract/schemas.js';
 import { batchView, documentResultView, iso } from '../../contract/views.js';
 import { sendStatus } from '../long-poll.js';
+import type { RunOptions } from '../../review/options.js';
 
 const security = [{ bearer: [] }];
 
-/** The optional body of `POST …/process`: the run's custom fields (API.md §4b). */
+/** The optional body of `POST …/process`: the run's custom fields (API.md §4b) and whether to read what documents carry (§4c). */
 const ProcessBodySchema = Type.Object(
   {
     custom_fields: Type.Optional(
@@ -33,6 +34,14 @@ const ProcessBodySchema = Type.Object(
         ),
         { maxItems: 50 },
       ),
+    ),
+    embedded: Type.Optional(
+      Type.Unsafe<'use' | 'ignore'>({
+        type: 'string',
+        enum: ['use', 'ignore'],
+        default: 'use',
+        description: 'use: read e-invoice XML, payment codes and form fields and check them against the print; ignore: read the page alone',
+      }),
     ),
   },
   { additionalProperties: false, title: 'ProcessOptions' },
@@ -63,7 +72,10 @@ export function batchRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const custom = request.body?.custom_fields ?? [];
         const names = new Set(custom.map((c) => c.name));
         if (names.size !== custom.length) throw invalidRequest('custom_fields names must be unique', { field: 'custom_fields' });
-        const options = custom.length ? JSON.stringify({ custom_fields: custom.map((c) => ({ name: c.name, labels: c.labels, type: c.type ?? 'text' })) }) : null;
+        const run: RunOptions = {};
+        if (custom.length) run.custom_fields = custom.map((c) => ({ name: c.name, labels: c.labels, type: c.type ?? 'text' }));
+        if (request.body?.embedded === 'ignore') run.embedded = 'ignore';
+        const options = Object.keys(run).length ? JSON.stringify(run) : null;
         const res = await store.submitBatch(request.account.id, batch_name, deps.now(), { options_json: options });
         if (!res) throw batchNotFound(batch_name);
         return reply.code(202).send({ batch_name, submitted: res.submitted, batch: batchView(res.batch) });
