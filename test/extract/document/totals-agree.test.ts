@@ -9,7 +9,7 @@ import type { LineItem, Totals } from '../../../src/extract/types.js';
 import { textPage } from './pages.js';
 import { table } from '../lineitems/build.js';
 
-const item = (description: string, amount: number): LineItem => ({ row_index: 1, table_index: 0, description, quantity: 1, unit: null, unit_price: amount, amount, currency: null, cells: { description, amount: String(amount) }, confidence: 0.9 });
+const item = (description: string, amount: number): LineItem => ({ table_index: 0, row: 1, description, quantity: 1, unit_price: amount, amount, currency: null, cells: { description, amount: String(amount) }, page: 1, bbox: [0, 0, 0, 0], flags: [] });
 
 const items = [table([['Beschreibung', 'Menge', 'Preis', 'Betrag'], ['Beratung', '1', '200,00', '200,00'], ['Reisekosten', '1', '62,90', '62,90']], { top: 300 })];
 
