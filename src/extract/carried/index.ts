@@ -12,6 +12,7 @@ import { findPrinted, mismatches, printOf, type Print, type Printed } from './ch
 import { readInvoice, type CarriedInvoice } from './invoice.js';
 import { invoicePage, paintInvoicePage, type InvoicePage } from './page.js';
 import { formPairs, invoiceAttachment } from './pdf.js';
+import { readPaymentCodes } from './payment.js';
 import { sniffFormat, XML_TYPE } from './sniff.js';
 import { parseXml } from './xml.js';
 
@@ -66,9 +67,12 @@ export async function readCarried(bytes: Uint8Array, layouts: PageLayout[], resu
         }
       }
       pairs = await formPairs(doc);
+      out = await readPaymentCodes(out, { pdf: doc, layouts, print, opts });
     } finally {
       await doc.destroy();
     }
+  } else if (format) {
+    out = await readPaymentCodes(out, { image: bytes, layouts, print, opts });
   }
   return pairs.length ? { ...out, key_value_pairs: [...out.key_value_pairs, ...pairs] } : out;
 }
