@@ -118,7 +118,7 @@ export function DocumentView({ api, id }) {
               <p class="help">The arrow keys or Tab move between values; Enter or typing edits one, Enter saves it, Escape puts it back.
                 A value that is right: Enter twice, or ✓ Accept, confirms it.</p>
               <p class=${`save-status${status?.error ? ' error' : ''}`} data-test="save-status" role=${status?.error ? 'alert' : 'status'}>${status?.text ?? ''}</p>
-              <${Fields} fields=${doc.fields} currency=${documentCurrency(doc)} review=${review} />
+              <${Fields} fields=${doc.fields} currency=${documentCurrency(doc)} review=${review} warnings=${doc.warnings} />
             </section>
             <section class="card" aria-labelledby="items-title">
               <h2 id="items-title">Line items</h2>

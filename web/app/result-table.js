@@ -98,17 +98,35 @@ function fieldEntries(fields) {
 const fieldLabel = (key) => label(key.replace(/^custom\./, ''));
 const rawValue = (f) => (f ? String(f.value) : '');
 
+/** Where a value came from, when not the engine's reading of the page (API.md §4c): a word and its explanation. */
+const SOURCES = {
+  vendor_memory: ['learned', "Read the way this vendor's corrections taught"],
+  embedded: ['e-invoice', "From the invoice's XML (ZUGFeRD, Factur-X, XRechnung, UBL): exact"],
+  barcode: ['payment code', 'From the payment QR code on the page: exact'],
+  form: ['form', 'From a PDF form field: exact'],
+};
+
+/** What the document carries disagreeing with its print, and what could not be read (API.md §4c `warnings`). */
+function Warnings({ warnings }) {
+  if (!warnings?.length) return null;
+  return html`<ul class="warnings" data-test="warnings">
+    ${warnings.map((w) => html`<li data-test="warning" data-code=${w.code} data-field=${w.field ?? undefined}>⚠ ${w.message}${w.printed ? html` <span class="help">(page ${w.printed.page})</span>` : ''}</li>`)}
+  </ul>`;
+}
+
 /**
- * `currency`: the document's, for the amounts among the fields. With `review`, each value is
- * edited in place, and a field the document lacks can be added from a list.
+ * `currency`: the document's, for the amounts among the fields; `warnings` are listed above
+ * them. With `review`, each value is edited in place, and a field the document lacks can be
+ * added from a list.
  */
-export function Fields({ fields, currency, review }) {
+export function Fields({ fields, currency, review, warnings }) {
   const [added, setAdded] = useState([]);
   const { set, unset } = fieldEntries(fields);
   const shown = [...set, ...added.filter((k) => unset.includes(k)).map((k) => [k, null])];
   const addable = unset.filter((k) => !added.includes(k));
-  if (shown.length === 0 && !review) return html`<p class="help" data-test="fields">No fields found.</p>`;
+  if (shown.length === 0 && !review) return html`<${Warnings} warnings=${warnings} /><p class="help" data-test="fields">No fields found.</p>`;
   return html`
+    <${Warnings} warnings=${warnings} />
     ${shown.length === 0 && html`<p class="help">No fields found: add one below.</p>`}
     <dl class="fields" data-test="fields">
       ${shown.map(([name, f], i) => {
@@ -121,7 +139,7 @@ export function Fields({ fields, currency, review }) {
           <dd>${review
             ? html`<${Editable} review=${review} id=${`f:${name}`} raw=${rawValue(f)} label=${fieldLabel(name)} box=${f && { page: f.page, bbox: f.bbox }} corrected=${f?.corrected}
                 grid="fields" r=${i} c=${0} test="edit-field" onSave=${(t) => review.saveField(name, t)} onAccept=${accept}>${value}</${Editable}>`
-            : value}${f?.text && fieldValue(name, f, currency) !== f.text ? html` <span class="help">(“${f.text}”)</span>` : ''} ${f && !f.corrected && html`<${Confidence} value=${f.confidence} />`}${f?.source === 'vendor_memory' && html` <span class="help" title="Read the way this vendor's corrections taught">learned</span>`}
+            : value}${f?.text && fieldValue(name, f, currency) !== f.text ? html` <span class="help">(“${f.text}”)</span>` : ''} ${f && !f.corrected && html`<${Confidence} value=${f.confidence} />`}${f && SOURCES[f.source] && html` <span class="help" data-test="field-source" data-source=${f.source} title=${SOURCES[f.source][1]}>${SOURCES[f.source][0]}</span>`}
             ${accept && doubtful && html`<button type="button" class="accept secondary" data-test="field-accept" aria-label=${`Accept ${fieldLabel(name)}: ${rawValue(f)}`} title="The value is right: confirm it" onClick=${accept}>✓ Accept</button>`}</dd>
         </div>`;
       })}
