@@ -22,7 +22,8 @@ const REVIEW_BELOW = 0.7;
 /** What the review rule says of a document read from the API: its uncorrected fields below the threshold and its failed checks. */
 function needsOf(doc: any): { fields: string[]; checks: string[] } {
   const fields = Object.entries(doc.fields ?? {}).filter(([k, f]: [string, any]) => k !== 'custom' && f && !f.corrected && f.confidence < REVIEW_BELOW).map(([k]) => k);
-  const checks = doc.fields?.total?.corrected ? [] : [...new Set([...(doc.totals?.flags ?? []), ...(doc.line_items ?? []).flatMap((i: any) => i.flags)])];
+  const codes: string[] = [...(doc.totals?.flags ?? []), ...(doc.line_items ?? []).flatMap((i: any) => i.flags), ...(doc.warnings ?? []).map((w: any) => w.code)];
+  const checks = doc.fields?.total?.corrected ? [] : [...new Set(codes.filter((c) => c.endsWith('_mismatch')))];
   return { fields, checks };
 }
 

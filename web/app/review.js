@@ -23,10 +23,14 @@ export function doubtfulFields(doc) {
   return uncorrectedFields(doc).filter(([, v]) => v.confidence < REVIEW_BELOW).map(([k]) => k);
 }
 
-/** The engine's checks that failed (`total_mismatch`, an item that does not add up), until a person corrects the total. */
+/** A flag or warning that says two readings disagree (`total_mismatch`, `amount_mismatch`, `embedded_mismatch`); `low_confidence` is the fields' and cells' own confidence, not a check. */
+const isCheck = (code) => /_mismatch$/.test(code);
+
+/** The engine's checks that failed (a total or an item that does not add up, a page that disagrees with its XML), until a person corrects the total. */
 export function failedChecks(doc) {
   if (doc.status !== 'succeeded' || doc.fields?.total?.corrected) return [];
-  return [...new Set([...(doc.totals?.flags ?? []), ...(doc.line_items ?? []).flatMap((i) => i.flags ?? [])])];
+  const codes = [...(doc.totals?.flags ?? []), ...(doc.line_items ?? []).flatMap((i) => i.flags ?? []), ...(doc.warnings ?? []).map((w) => w.code)];
+  return [...new Set(codes.filter(isCheck))];
 }
 
 /** What a person should look at on a document: its doubtful fields and failed checks. */
