@@ -35,9 +35,16 @@ function registerServerCommands(program: Command): void {
   addConfigOptions(program.command('migrate').description('apply pending migrations and exit'), ['data-dir', 'database-url'])
     .action(exits(async (opts: Opts) => (await import('./migrate.js')).run(configFlags(opts))));
 
-  addConfigOptions(program.command('backup').description('copy an embedded instance (database snapshot, then its blobs) while it serves'), ['data-dir'])
-    .requiredOption('--out <dir>', 'a new or empty folder; `serve --data-dir DIR` serves the copy')
-    .action(exits(async (opts: Opts) => (await import('./backup.js')).run(configFlags(opts), String(opts.out))));
+  addConfigOptions(program.command('backup').description('copy an embedded instance (database snapshot, then its blobs) while it serves, and check the copy'), ['data-dir'])
+    .option('--out <dir>', 'a new or empty folder; `serve --data-dir DIR` serves the copy')
+    .option('--verify <dir>', 'only check a copy (or any data folder): the database\'s integrity, every document\'s file, size and sha256')
+    .action(
+      exits(async (opts: Opts) => {
+        const backup = await import('./backup.js');
+        if ((opts.out === undefined) === (opts.verify === undefined)) throw new UsageError('backup needs --out DIR (make a copy) or --verify DIR (check one)');
+        return opts.verify !== undefined ? backup.verify(configFlags(opts), String(opts.verify)) : backup.run(configFlags(opts), String(opts.out));
+      }),
+    );
 
   const keys = program.command('keys').description('create, list and revoke API keys (on the configured database)');
   addConfigOptions(keys.command('create').description('create an API key; the key alone is the last line of stdout'), ['data-dir', 'database-url'])

@@ -3,6 +3,7 @@
  * is purgeable once it is terminal and either completed before the cutoff or in a deleted batch.
  * Implemented per dialect in `sqlite/retention.ts` and `postgres/retention.ts`.
  */
+import { publicStatus, type InternalState } from '../domain/status.js';
 import type { BatchDelta } from './delta.js';
 
 /** A purgeable document: its blob is deleted before its rows (a crash in between loses nothing). */
@@ -18,10 +19,11 @@ export interface RetentionStore {
    */
   purgeableDocuments(cutoff: number | null, limit: number): Promise<PurgeableDocument[]>;
   /**
-   * One transaction: removes those of `ids` still terminal with their results, and takes them
-   * off their batches' counters. Returns how many it removed.
+   * One transaction: removes those of `ids` still terminal (or, `anyState`, whatever their state:
+   * a backup's copy leaving out rows whose file is gone) with their results, and takes them off
+   * their batches' counters. Returns how many it removed.
    */
-  purgeDocuments(ids: string[]): Promise<number>;
+  purgeDocuments(ids: string[], anyState?: boolean): Promise<number>;
   /**
    * One transaction: up to `limit` batch events created before `cutoff` with no pending
    * delivery go together with their deliveries (an event left without deliveries would be
@@ -37,14 +39,15 @@ export interface RetentionStore {
   purgeIdempotency(cutoff: number, now: number, limit: number): Promise<number>;
 }
 
-/** The counter moves of removing terminal documents, one delta per batch. */
-export function purgeDeltas(rows: { batch_id: string; state: string }[]): Map<string, BatchDelta> {
+/** The counter moves of removing documents, one delta per batch. */
+export function purgeDeltas(rows: { batch_id: string; state: string; started_at?: unknown }[]): Map<string, BatchDelta> {
   const out = new Map<string, BatchDelta>();
   for (const r of rows) {
-    const status = r.state as 'succeeded' | 'failed' | 'canceled';
-    const d = out.get(r.batch_id) ?? { counts: {}, documents: 0 };
+    const status = publicStatus(r.state as InternalState, r.started_at !== null && r.started_at !== undefined);
+    const d = out.get(r.batch_id) ?? { counts: {}, documents: 0, awaiting: 0 };
     d.counts[status] = (d.counts[status] ?? 0) - 1;
     d.documents = (d.documents ?? 0) - 1;
+    if (r.state === 'uploaded') d.awaiting = (d.awaiting ?? 0) - 1;
     out.set(r.batch_id, d);
   }
   return out;

@@ -21,11 +21,11 @@ export class PostgresRetentionStore implements RetentionStore {
     return (await this.pool.query<PurgeableDocument>(sql, [cutoff ?? -1, limit])).rows;
   }
 
-  async purgeDocuments(ids: string[]): Promise<number> {
+  async purgeDocuments(ids: string[], anyState = false): Promise<number> {
     if (ids.length === 0) return 0;
     return transaction(this.pool, async (c) => {
-      const sql = `DELETE FROM documents WHERE id = ANY($1::text[]) AND state IN ${TERMINAL} RETURNING batch_id, state`;
-      const rows = (await c.query<{ batch_id: string; state: string }>(sql, [ids])).rows;
+      const sql = `DELETE FROM documents WHERE id = ANY($1::text[]) ${anyState ? '' : `AND state IN ${TERMINAL}`} RETURNING batch_id, state, started_at`;
+      const rows = (await c.query<{ batch_id: string; state: string; started_at: string | null }>(sql, [ids])).rows;
       // Batch rows locked in id order, as every other multi-batch transaction would.
       for (const [batchId, delta] of [...purgeDeltas(rows)].sort(([a], [b]) => (a < b ? -1 : 1))) {
         await bumpBatch(c, batchId, delta);

@@ -23,11 +23,11 @@ export class SqliteRetentionStore implements RetentionStore {
     return prepared(this.db, sql).all({ cutoff: cutoff ?? -1, limit }) as PurgeableDocument[];
   }
 
-  async purgeDocuments(ids: string[]): Promise<number> {
+  async purgeDocuments(ids: string[], anyState = false): Promise<number> {
     if (ids.length === 0) return 0;
     return this.tx(() => {
-      const sql = `DELETE FROM documents WHERE id IN (SELECT value FROM json_each(?)) AND state IN ${TERMINAL} RETURNING batch_id, state`;
-      const rows = prepared(this.db, sql).all(JSON.stringify(ids)) as { batch_id: string; state: string }[];
+      const sql = `DELETE FROM documents WHERE id IN (SELECT value FROM json_each(?)) ${anyState ? '' : `AND state IN ${TERMINAL}`} RETURNING batch_id, state, started_at`;
+      const rows = prepared(this.db, sql).all(JSON.stringify(ids)) as { batch_id: string; state: string; started_at: number | null }[];
       for (const [batchId, delta] of purgeDeltas(rows)) {
         bumpBatch(this.db, batchId, delta);
         recomputeSpan(this.db, batchId);
