@@ -9,11 +9,12 @@ import { openPdf } from '../pdf/load.js';
 import type { RenderLimits, RenderedPage } from '../render.js';
 import { ExtractError, type ExtractOptions, type ExtractResult, type Field, type FieldName, type KeyValuePair, type LineItem, type PageLayout, type Warning } from '../types.js';
 import { findPrinted, mismatches, printOf, type Print, type Printed } from './check.js';
+import { glyphCheckboxes, inkCheckboxes } from './checkboxes.js';
 import { readInvoice, type CarriedInvoice } from './invoice.js';
 import { invoicePage, paintInvoicePage, type InvoicePage } from './page.js';
 import { formPairs, invoiceAttachment } from './pdf.js';
 import { readPaymentCodes } from './payment.js';
-import { sniffFormat, XML_TYPE } from './sniff.js';
+import { sniffFormat, XML_TYPE, type DocumentFormat } from './sniff.js';
 import { parseXml } from './xml.js';
 
 export { sniffFormat, XML_TYPE, type DocumentFormat } from './sniff.js';
@@ -45,8 +46,9 @@ export async function renderXmlPage(bytes: Uint8Array, page: number, width: numb
  * `warnings`. With `embedded: "ignore"` the page's reading is returned as it is.
  */
 export async function readCarried(bytes: Uint8Array, layouts: PageLayout[], result: ExtractResult, opts: ExtractOptions): Promise<ExtractResult> {
-  if (opts.embedded === 'ignore') return { ...result, warnings: [] };
   const format = sniffFormat(bytes.subarray(0, 4096));
+  if (format !== XML_TYPE) result = { ...result, key_value_pairs: [...result.key_value_pairs, ...(await printedCheckboxes(bytes, layouts, format))] };
+  if (opts.embedded === 'ignore') return { ...result, warnings: [] };
   if (format === XML_TYPE) {
     const inv = xmlInvoice(bytes);
     return withInvoice({ ...result, warnings: [] }, inv, null, invoicePage(inv));
@@ -75,6 +77,18 @@ export async function readCarried(bytes: Uint8Array, layouts: PageLayout[], resu
     out = await readPaymentCodes(out, { image: bytes, layouts, print, opts });
   }
   return pairs.length ? { ...out, key_value_pairs: [...out.key_value_pairs, ...pairs] } : out;
+}
+
+/**
+ * The checkboxes a page prints (its reading, `source: "page"`): box glyphs of a PDF's text layer,
+ * square outlines of ink on the first pages of an image file.
+ */
+async function printedCheckboxes(bytes: Uint8Array, layouts: PageLayout[], format: DocumentFormat | null): Promise<KeyValuePair[]> {
+  if (format === 'application/pdf') return glyphCheckboxes(layouts);
+  if (!format) return [];
+  const out: KeyValuePair[] = [];
+  for (const layout of layouts.slice(0, 4)) out.push(...(await inkCheckboxes(bytes, layout).catch(() => [])));
+  return out;
 }
 
 /** `result` with the invoice's fields, lines and sums; checked against `print` when there is one. */
