@@ -2,7 +2,9 @@
  * `npm run bench -- bombs [--reps=3]`: hostile PDFs through the extraction pool, as `tablemill
  * serve` and `tablemill worker` run documents (one slot, a child process): a one-page PDF whose
  * content stream inflates to 2 GiB (~2 MB), and pages drawing a 20000² (~389 KB) and a 40000²
- * (~1.5 MB) grey image. Each must end `failed / resource_limit` within 10 s, with the child's
+ * (~1.5 MB) grey image, and invoice XML bombs (a billion laughs, external entities, a quadratic
+ * blowup, 200,000-deep nesting: `resource_limit` or `unsupported_format`, see API.md §4c). Each
+ * must end failed within 10 s, with the child's
  * peak RSS under TABLEMILL_WORKER_MAX_RSS_MB and the slot back to idle after. The 2 GiB bomb runs
  * again with the inflation cap lifted, so that only the RSS limit stops it. The peer, in the
  * same run: a normal ICDAR page (eu-005) through the same pool. Times are medians of the reps.
@@ -11,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { loadConfig, type Config } from '../src/config.js';
 import { ExtractionPool } from '../src/worker/pool.js';
 import { icdarPdf } from '../test/e2e/fixtures.js';
-import { compressionBombPdf, imageBombPdf } from '../test/bombs.js';
+import { billionLaughsXml, compressionBombPdf, deepNestingXml, externalEntityXml, imageBombPdf, quadraticBlowupXml } from '../test/bombs.js';
 
 function flag(args: string[], name: string, def: number): number {
   const eq = args.find((a) => a.startsWith(`--${name}=`));
@@ -85,6 +87,10 @@ export async function run(args: string[]): Promise<void> {
     ['2 GiB compression bomb', await compressionBombPdf()],
     ['20000² image', await imageBombPdf(20_000)],
     ['40000² image', await imageBombPdf(40_000)],
+    ['billion laughs XML', billionLaughsXml()],
+    ['external entities XML', externalEntityXml()],
+    ['quadratic blowup XML', quadraticBlowupXml()],
+    ['200000-deep XML', deepNestingXml()],
   ];
   for (const [doc, bytes] of docs) console.log(`  ${doc}: ${(bytes.length / 1e6).toFixed(2)} MB file`);
   const bounded = await runSet('bounds (defaults)', loadConfig(env), docs, reps);
