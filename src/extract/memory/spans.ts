@@ -33,11 +33,12 @@ export interface Anchor {
 const MAX_SPAN = 4;
 const MAX_CONTEXT = 40;
 
-/** Every span of up to `max` words on the page's lines, with its page's lines. */
-export function* spans(p: StoredPage, lines: MLine[], max = MAX_SPAN): Generator<Span> {
+/** Every span of up to `max` words on the page's lines (those `take` takes, when given), with its page's lines. */
+export function* spans(p: StoredPage, lines: MLine[], max = MAX_SPAN, take?: (line: MLine, start: number, end: number) => boolean): Generator<Span> {
   for (const line of lines) {
     for (let start = 0; start < line.words.length; start++) {
       for (let end = start + 1; end <= Math.min(line.words.length, start + max); end++) {
+        if (take && !take(line, start, end)) continue;
         const words = line.words.slice(start, end);
         yield { page: p.page, line, start, end, words, text: words.map((w) => w.text).join(' '), bbox: boxOf(words) };
       }
@@ -76,8 +77,11 @@ export function valueOf(kind: Kind, text: string, order: DateOrder): string | nu
   return norm(text) ? text.trim() : null;
 }
 
-/** Whether a span's text is the value (numbers to the cent, dates in either order, text by similarity). */
-export function matches(kind: Kind, text: string, value: string | number): { order?: DateOrder; score: number } | null {
+/**
+ * Whether a span's text is the value (numbers to the cent, dates in either order, text by
+ * similarity); `normValue` is a text value normalised, when the caller has it.
+ */
+export function matches(kind: Kind, text: string, value: string | number, normValue?: string): { order?: DateOrder; score: number } | null {
   if (kind === 'number') {
     const n = readNumber(text);
     return n !== null && Math.abs(n - Number(value)) < 0.005 ? { score: 1 } : null;
@@ -86,7 +90,12 @@ export function matches(kind: Kind, text: string, value: string | number): { ord
     for (const order of ['dmy', 'mdy', 'ymd'] as const) if (readDate(text, order) === value) return { order, score: 1 };
     return null;
   }
-  const s = similarity(norm(text), norm(String(value)));
+  const a = norm(text);
+  const b = normValue ?? norm(String(value));
+  // Lengths more than a fifth apart take more than a fifth of edits: below 0.8 without measuring
+  // (a value of 1,000 characters against each span of a page's lines cost seconds).
+  if (Math.abs(a.length - b.length) > 0.2 * Math.max(a.length, b.length)) return null;
+  const s = similarity(a, b);
   return s >= 0.8 ? { score: s } : null;
 }
 
@@ -100,11 +109,12 @@ export interface Occurrence {
 /** Where `value` is printed on the pages, best first: a text value's closest span, a number's or date's labelled ones first. */
 export function occurrences(pages: StoredPage[], kind: Kind, value: string | number): Occurrence[] {
   const out: Occurrence[] = [];
-  const n = kind === 'text' ? Math.min(12, norm(String(value)).split(' ').length + 2) : 3;
+  const normValue = kind === 'text' ? norm(String(value)) : undefined;
+  const n = normValue !== undefined ? Math.min(12, normValue.split(' ').length + 2) : 3;
   pages.forEach((p, i) => {
     const lines = kind === 'number' ? joinSplitAmounts(pageLines(p)) : pageLines(p);
-    for (const s of spans(p, lines, n)) {
-      const m = matches(kind, s.text, value);
+    for (const s of spans(p, lines, n, normValue === undefined ? undefined : nearLength(normValue.length))) {
+      const m = matches(kind, s.text, value, normValue);
       if (!m) continue;
       const anchor = anchorOf(s, lines, p, i === 0 ? 'first' : 'last');
       // A value printed after a label is the one to learn from (`TOTAL 80.90`, not `CASH 80.90` further down).
@@ -113,6 +123,30 @@ export function occurrences(pages: StoredPage[], kind: Kind, value: string | num
   });
   // The same words matched by a longer span as well: keep the tightest, best-scoring ones first.
   return out.sort((a, b) => b.score - a.score || a.span.words.length - b.span.words.length || a.span.page - b.span.page || a.span.line.index - b.span.line.index);
+}
+
+/**
+ * Spans whose normalised text is within a fifth of `length` long, the only ones `matches` can take
+ * for a text value, told from their words' normalised lengths without making their text: the norm
+ * of words joined by spaces is their non-empty norms joined by single spaces. A value of 1,000
+ * characters made every span of up to 12 words of a page be normalised and measured (seconds).
+ */
+function nearLength(length: number): (line: MLine, start: number, end: number) => boolean {
+  const sums = new Map<MLine, { chars: number[]; words: number[] }>();
+  return (line, start, end) => {
+    let sum = sums.get(line);
+    if (!sum) {
+      sum = { chars: [0], words: [0] };
+      for (const w of line.words) {
+        const k = norm(w.text).length;
+        sum.chars.push(sum.chars[sum.chars.length - 1]! + k);
+        sum.words.push(sum.words[sum.words.length - 1]! + (k > 0 ? 1 : 0));
+      }
+      sums.set(line, sum);
+    }
+    const n = sum.chars[end]! - sum.chars[start]! + Math.max(0, sum.words[end]! - sum.words[start]! - 1);
+    return Math.abs(n - length) <= 0.2 * Math.max(n, length);
+  };
 }
 
 /** Where a value stands on the pages (for a corrected field's page and box), or null. */
