@@ -11,6 +11,7 @@ import { childEntry } from '../../worker/entry.js';
 import { Slot, type SlotLimits, type SlotRun } from '../../worker/slot.js';
 import type { RenderResult } from '../../worker/task.js';
 import type { RenderLimits, RenderedPage } from '../../extract/render.js';
+import { FairQueue } from '../fair-queue.js';
 
 /**
  * Why a render did not give a page: `code` is a processing-error code (`resource_limit`,
@@ -69,10 +70,8 @@ export class PageRenderer {
   private readonly script = childEntry();
   private slots: Slot[] = [];
   private idle: Slot[] = [];
-  /** Waiting jobs per account; the map's order is the turn order. */
-  private readonly queues = new Map<string, Job[]>();
+  private readonly queue = new FairQueue<Job>();
   private readonly running = new Map<string, number>();
-  private waiting = 0;
   private closed = false;
 
   constructor(private readonly opts: RendererOptions) {
@@ -83,31 +82,22 @@ export class PageRenderer {
   render(account: string, bytes: Uint8Array, page: number, width: number, signal?: AbortSignal): Promise<RenderedPage> {
     if (this.closed) return Promise.reject(new RenderError('busy', 'the server is shutting down'));
     if (signal?.aborted) return Promise.reject(new RenderError('gone', 'the client went away'));
-    if (this.waiting >= this.opts.maxQueue) return Promise.reject(new RenderError('busy', 'too many page images are being rendered; try again shortly'));
+    if (this.queue.size >= this.opts.maxQueue) return Promise.reject(new RenderError('busy', 'too many page images are being rendered; try again shortly'));
     if (this.slots.length === 0) this.startSlots();
     return new Promise((resolve, reject) => {
       const job: Job = { account, bytes, page, width, signal, resolve, reject };
       job.onAbort = () => {
-        const queue = this.queues.get(account);
-        const i = queue?.indexOf(job) ?? -1;
-        if (i < 0) return;
-        queue!.splice(i, 1);
-        if (queue!.length === 0) this.queues.delete(account);
-        this.waiting--;
-        reject(new RenderError('gone', 'the client went away'));
+        if (this.queue.remove(job)) reject(new RenderError('gone', 'the client went away'));
       };
       signal?.addEventListener('abort', job.onAbort, { once: true });
-      const queue = this.queues.get(account);
-      if (queue) queue.push(job);
-      else this.queues.set(account, [job]);
-      this.waiting++;
+      this.queue.push(job);
       this.pump();
     });
   }
 
   /** Renders waiting, all accounts together. */
   get queued(): number {
-    return this.waiting;
+    return this.queue.size;
   }
 
   /** Process ids of the rendering children (tests). */
@@ -118,14 +108,10 @@ export class PageRenderer {
   /** Ends the children; running and queued renders are refused. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const queue of this.queues.values()) {
-      for (const job of queue) {
-        job.signal?.removeEventListener('abort', job.onAbort!);
-        job.reject(new RenderError('busy', 'the server is shutting down'));
-      }
+    for (const job of this.queue.drain()) {
+      job.signal?.removeEventListener('abort', job.onAbort!);
+      job.reject(new RenderError('busy', 'the server is shutting down'));
     }
-    this.queues.clear();
-    this.waiting = 0;
     await Promise.all(this.slots.map((s) => s.close()));
   }
 
@@ -137,16 +123,7 @@ export class PageRenderer {
   /** The next job by turns among accounts, skipping an account that holds all children it may. */
   private next(): Job | null {
     const cap = Math.max(1, this.slots.length - 1);
-    for (const [account, queue] of this.queues) {
-      if ((this.running.get(account) ?? 0) >= cap) continue;
-      const job = queue.shift()!;
-      this.queues.delete(account);
-      // Back of the turn order, with what it still has waiting.
-      if (queue.length > 0) this.queues.set(account, queue);
-      this.waiting--;
-      return job;
-    }
-    return null;
+    return this.queue.next((account) => (this.running.get(account) ?? 0) >= cap);
   }
 
   private pump(): void {
