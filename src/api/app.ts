@@ -23,6 +23,7 @@ import { webappRoutes } from './routes/webapp.js';
 import { limiterFaults, rateLimitHook } from './rate-limit.js';
 import { registerLongPoll } from './long-poll.js';
 import { registerIdempotency } from './idempotency.js';
+import { bodyValidation, registerJsonBody } from './json-body.js';
 import { registerExporters } from './exports/index.js';
 import { finishOpenApi } from './openapi.js';
 import { createRequire } from 'node:module';
@@ -57,6 +58,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     // `request.ip` (limits, logs) is the right-most address of X-Forwarded-For that is not one of
     // these proxies, and the peer itself when it is not one: a client can prepend what it likes.
     trustProxy: deps.config.trustedProxies.length ? deps.config.trustedProxies : false,
+    schemaController: bodyValidation(),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', async (request, reply) => {
@@ -70,6 +72,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   registerErrorHandling(app, (fault) => deps.metrics.storeFault(fault, 'api'));
   registerPageHeaders(app);
 
+  registerJsonBody(app);
   // Multipart bodies are left unread here: the upload route streams them (./multipart.ts).
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
   await app.register(swagger, {

@@ -37,8 +37,11 @@ export function toApiError(err: unknown): ApiError {
     return new ApiError(400, 'invalid_request', e.message, {
       in: e.validationContext ?? 'request',
       errors: e.validation.map((v) => {
-        const x = v as { instancePath?: string; message?: string; params?: unknown };
-        return { path: x.instancePath ?? '', message: x.message ?? 'invalid' };
+        const x = v as { instancePath?: string; message?: string; params?: { limit?: unknown; additionalProperty?: unknown } };
+        // The bound a value broke (maxLength, maxItems, maxProperties …), and the key a closed object does not take.
+        const limit = typeof x.params?.limit === 'number' ? { limit: x.params.limit } : {};
+        const key = typeof x.params?.additionalProperty === 'string' ? { key: x.params.additionalProperty } : {};
+        return { path: x.instancePath ?? '', message: x.message ?? 'invalid', ...limit, ...key };
       }),
     });
   }

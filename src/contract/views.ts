@@ -6,7 +6,7 @@ import { batchStatus, batchTimestamps, isAllDone } from '../domain/batch.js';
 import { publicStatus } from '../domain/status.js';
 import { carryCurrency } from '../extract/document/currency.js';
 import { FIELD_NAMES, type ExtractResult, type Field, type LineItem, type Table, type Totals } from '../extract/types.js';
-import { correctedField, parseCorrection, publicField, type Correction, type PublicField } from '../review/corrections.js';
+import { cellEdits, cellKey, correctedField, parseCorrection, publicField, type Correction, type PublicField } from '../review/corrections.js';
 import type { BatchRow, DocumentResultRow, DocumentRow } from '../store/types.js';
 import type { Batch, Document, DocumentResult } from './schemas.js';
 
@@ -109,9 +109,10 @@ function fieldsView(result: Partial<ExtractResult>, correction: Correction | nul
 
 function tablesView(tables: Table[], correction: Correction | null): Table[] {
   if (!correction?.tables.length) return tables;
+  const byIndex = new Map(correction.tables.map((t) => [t.index, cellEdits(t.cells)]));
   return tables.map((t, index) => {
-    const edits = correction.tables.find((x) => x.index === index);
+    const edits = byIndex.get(index);
     if (!edits) return t;
-    return { ...t, cells: t.cells.map((c) => ({ ...c, text: edits.cells.find((e) => e.row === c.row && e.col === c.col)?.text ?? c.text })) };
+    return { ...t, cells: t.cells.map((c) => ({ ...c, text: edits.get(cellKey(c.row, c.col)) ?? c.text })) };
   });
 }

@@ -1,16 +1,17 @@
 /**
- * Storing a correction (API.md §4b): validate and type the values, find where each stands on
- * the document's pages, merge it with the document's earlier correction, store it beside the
- * result, and teach the vendor's memory from it.
+ * Storing a correction (API.md §4b): validate and type the values, apply it away from the event
+ * loop (find where each value stands on the pages, teach the vendor's memory, merge it with the
+ * document's earlier correction), and store it beside the result.
  */
-import { conflict, documentNotFound } from '../domain/errors.js';
+import { ApiError, conflict, documentNotFound, type ApiErrorCode } from '../domain/errors.js';
 import { publicStatus } from '../domain/status.js';
-import type { BBox, ExtractResult, StoredPage } from '../extract/types.js';
-import { locateValue } from '../extract/memory/index.js';
+import { newId } from '../domain/names.js';
+import type { BBox, StoredPage } from '../extract/types.js';
 import type { DocumentResultRow, Store } from '../store/types.js';
-import { bodyFields, emptyCorrection, mergeCorrection, parseCorrection, type CorrectedField, type Correction, type CorrectionBody } from './corrections.js';
+import type { ApplyAnswer, ApplyJob } from './apply.js';
+import { bodyFields, type CorrectionBody } from './corrections.js';
 import { parseRunOptions } from './options.js';
-import { learnVendor } from './vendors.js';
+import { MAX_VENDORS, storeVendor } from './vendors.js';
 
 /** A succeeded document of the account, or 404 / 409. */
 export async function succeededDocument(store: Store, accountId: string, id: string): Promise<DocumentResultRow> {
@@ -30,28 +31,33 @@ export async function pageWords(store: Store, accountId: string, id: string): Pr
   return pages.map((p) => ({ page: p.page, width: p.width, height: p.height, words: p.words.map(([text, x0, y0, x1, y1]) => ({ text, bbox: [x0, y0, x1, y1] as BBox })) }));
 }
 
-/** Stores the body as the document's correction (merged over the earlier one) and learns from it; returns the row as now read. */
-export async function putCorrection(store: Store, accountId: string, id: string, body: CorrectionBody, now: number): Promise<DocumentResultRow> {
+/** Runs a correction's job away from the event loop (`src/api/correction-thread.ts`). */
+export type Apply = (job: ApplyJob) => Promise<ApplyAnswer>;
+
+/**
+ * Stores the body (`bodyJson` its text) as the document's correction (merged over the earlier
+ * one) and what it taught the vendor's memory; the corrected result as the response's JSON, and
+ * why nothing was learned when nothing was. The values are typed here (a 400 before any work);
+ * the rest is `apply`'s.
+ */
+export async function putCorrection(store: Store, accountId: string, id: string, body: CorrectionBody, bodyJson: string, now: number, apply: Apply): Promise<{ resultJson: string; notLearned?: string }> {
   const row = await succeededDocument(store, accountId, id);
   const options = parseRunOptions(await store.review.getOptions(accountId, id));
   const customTypes = new Map((options.custom_fields ?? []).map((c) => [c.name, c.type] as const));
   const values = bodyFields(body, customTypes);
-  const wordsJson = await store.review.getWords(accountId, id);
-  const pages = wordsJson ? (JSON.parse(wordsJson) as StoredPage[]) : [];
-  const result = JSON.parse(row.result_json!) as ExtractResult;
-
-  const located = new Map<string, CorrectedField | null>();
-  for (const [key, value] of values) {
-    if (value === null) {
-      located.set(key, null);
-      continue;
-    }
-    const type = key.startsWith('custom.') ? customTypes.get(key.slice(7)) : undefined;
-    const at = pages.length ? locateValue(pages, key, value, type) : null;
-    located.set(key, { value, text: at?.text ?? String(value), page: at?.page ?? null, bbox: at?.bbox ?? null });
-  }
-  const next: Correction = mergeCorrection(parseCorrection(row.corrections_json) ?? emptyCorrection(), located, body);
-  if (!(await store.review.putCorrection(accountId, id, JSON.stringify(next), now))) throw documentNotFound(id);
-  if (pages.length && values.size) await learnVendor(store, accountId, id, result, pages, next, now);
-  return { ...row, corrections_json: JSON.stringify(next) };
+  const wordsJson = values.size ? await store.review.getWords(accountId, id) : null;
+  const memories = wordsJson ? await store.review.listVendors(accountId, MAX_VENDORS) : [];
+  const answer = await apply({
+    row,
+    bodyJson,
+    values: [...values],
+    customTypes: [...customTypes],
+    wordsJson,
+    memories: memories.map((m) => ({ id: m.id, json: m.memory_json })),
+    newId: newId('ven'),
+  });
+  if (!answer.ok) throw new ApiError(answer.status, answer.code as ApiErrorCode, answer.message, answer.details);
+  if (!(await store.review.putCorrection(accountId, id, answer.correctionJson, now))) throw documentNotFound(id);
+  if (answer.memory) await storeVendor(store, accountId, memories, answer.memory, now);
+  return { resultJson: answer.resultJson, notLearned: answer.notLearned };
 }

@@ -1,13 +1,9 @@
 /**
- * Vendor memories of an account (API.md §4b): taught by each correction of a document's fields,
- * handed to the engine by the worker, listed and forgotten through `/v1/vendors`.
+ * Vendor memories of an account (API.md §4b): taught by each correction of a document's fields
+ * (`apply.ts`), handed to the engine by the worker, listed and forgotten through `/v1/vendors`.
  */
-import { newId } from '../domain/names.js';
-import { teachVendor, type VendorMemory } from '../extract/memory/index.js';
-import type { ExtractResult, Field, StoredPage } from '../extract/types.js';
+import type { VendorMemory } from '../extract/memory/index.js';
 import type { Store, VendorRow } from '../store/index.js';
-import type { Correction } from './corrections.js';
-import { parseRunOptions } from './options.js';
 
 /** Memories handed to the engine for one document: the account's most recently taught. */
 export const MAX_VENDORS = 500;
@@ -22,21 +18,9 @@ export async function accountMemories(store: Store, accountId: string): Promise<
   return (await store.review.listVendors(accountId, MAX_VENDORS)).map(toMemory);
 }
 
-/**
- * Teaches the memory of the document's vendor (the one the engine used, else the one its pages
- * match, else the one of the corrected vendor name, else a new one) the document's corrected fields.
- */
-export async function learnVendor(store: Store, accountId: string, documentId: string, result: ExtractResult, pages: StoredPage[], correction: Correction, now: number): Promise<void> {
-  const values = new Map<string, string | number>();
-  for (const [k, v] of Object.entries(correction.fields)) if (v) values.set(k, v.value);
-  if (!values.size) return;
-  const options = parseRunOptions(await store.review.getOptions(accountId, documentId));
-  const customTypes = new Map((options.custom_fields ?? []).map((c) => [c.name, c.type as string] as const));
-  const rows = await store.review.listVendors(accountId, MAX_VENDORS);
-  const mem = teachVendor(rows.map(toMemory), result.vendor_memory_id, pages, result.fields as unknown as Record<string, Field | null>, { values, customTypes }, newId('ven'));
-  const id = mem.id;
+/** Stores a memory a correction taught (`teachVendor`); `rows` are the account's memories it was taught among. */
+export async function storeVendor(store: Store, accountId: string, rows: VendorRow[], mem: VendorMemory, now: number): Promise<void> {
+  const { id, ...stored } = mem;
   const row = rows.find((r) => r.id === id);
-  const { id: _id, ...stored } = mem;
-  void _id;
   await store.review.putVendor({ id, account_id: accountId, name: mem.name || 'unnamed vendor', memory_json: JSON.stringify(stored), created_at: row?.created_at ?? now, updated_at: now });
 }

@@ -17,7 +17,14 @@ let ids: Map<string, string>;
 
 beforeAll(async () => {
   h = await openReview();
-  ids = await processFiles(h, h.key, 'fix', ['en-ruled-invoice.pdf', 'de-unruled-invoice.pdf'].map((f) => ({ name: f, bytes: readFileSync(FIX + f) })));
+  ids = await processFiles(
+    h,
+    h.key,
+    'fix',
+    ['en-ruled-invoice.pdf', 'de-unruled-invoice.pdf'].map((f) => ({ name: f, bytes: readFileSync(FIX + f) })),
+    // A correction gives only the custom fields its document's run defined.
+    { custom_fields: [{ name: 'cost_centre', labels: ['Kostenstelle'] }] },
+  );
 }, 240_000);
 afterAll(() => h?.close());
 

@@ -16,6 +16,7 @@ import {
 import { batchView, documentResultView, iso } from '../../contract/views.js';
 import { sendStatus } from '../long-poll.js';
 import type { RunOptions } from '../../review/options.js';
+import { MAX_CUSTOM_FIELDS } from '../../review/corrections.js';
 
 const security = [{ bearer: [] }];
 
@@ -32,7 +33,7 @@ const ProcessBodySchema = Type.Object(
           },
           { additionalProperties: false },
         ),
-        { maxItems: 50 },
+        { maxItems: MAX_CUSTOM_FIELDS },
       ),
     ),
     embedded: Type.Optional(

@@ -1,26 +1,64 @@
 /** Routes of API.md §4b: a document's corrections, and the account's vendor memories. */
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
 import type { AppDeps } from '../deps.js';
+import { CorrectionThread } from '../correction-thread.js';
 import { BBox, DocumentIdParams, DocumentResultSchema, ErrorSchema, LineItemSchema, errorResponses } from '../../contract/schemas.js';
-import { documentResultView } from '../../contract/views.js';
 import { pageWords, putCorrection, succeededDocument } from '../../review/service.js';
 import { MAX_VENDORS, learnedFields, toMemory } from '../../review/vendors.js';
+import { CUSTOM_NAME, MAX_CELLS, MAX_CUSTOM_FIELDS, MAX_VALUE_LENGTH } from '../../review/corrections.js';
+import { FIELD_NAMES } from '../../extract/types.js';
 
 const security = [{ bearer: [] }];
 
+/** A corrected value: text, a number, or null for "the document has none"; typed per field by the service. */
+const FieldValue = Type.Unsafe<string | number | null>({ type: ['string', 'number', 'null'], maxLength: MAX_VALUE_LENGTH, description: `at most ${MAX_VALUE_LENGTH} characters` });
+const Text = (description?: string) => Type.String({ maxLength: MAX_VALUE_LENGTH, description });
+
+/** A line item as a person gives it: the shape of `LineItem`, closed, its texts bounded. */
+const LineItemInputSchema = Type.Object(
+  {
+    ...LineItemSchema.properties,
+    description: Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: MAX_VALUE_LENGTH }),
+    currency: Type.Unsafe<string | null>({ type: ['string', 'null'], pattern: '^[A-Z]{3}$', description: 'an ISO 4217 code' }),
+    cells: Type.Record(Type.String(), Text(), { maxProperties: 100, propertyNames: { maxLength: MAX_VALUE_LENGTH }, description: 'header text → cell text' }),
+    flags: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20 }),
+  },
+  { additionalProperties: false, title: 'LineItemInput' },
+);
+
 const CorrectionBodySchema = Type.Object(
   {
-    fields: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'field name → value, or null for "the document has none"; custom fields under `custom`' })),
-    line_items: Type.Optional(Type.Union([Type.Array(LineItemSchema, { maxItems: 5000 }), Type.Null()])),
+    fields: Type.Optional(
+      Type.Object(
+        {
+          ...Object.fromEntries(FIELD_NAMES.map((n) => [n, Type.Optional(FieldValue)])),
+          custom: Type.Optional(
+            Type.Record(Type.String({ pattern: CUSTOM_NAME.source }), FieldValue, {
+              maxProperties: MAX_CUSTOM_FIELDS,
+              additionalProperties: false,
+              description: `the run's custom fields (at most ${MAX_CUSTOM_FIELDS}), by name`,
+            }),
+          ),
+        },
+        { additionalProperties: false, description: 'field name → value, or null for "the document has none"; custom fields under `custom`' },
+      ),
+    ),
+    line_items: Type.Optional(Type.Union([Type.Array(LineItemInputSchema, { maxItems: 5000 }), Type.Null()])),
     tables: Type.Optional(
       Type.Union([
         Type.Array(
-          Type.Object({
-            index: Type.Integer({ minimum: 0 }),
-            cells: Type.Array(Type.Object({ row: Type.Integer({ minimum: 0 }), col: Type.Integer({ minimum: 0 }), text: Type.String({ maxLength: 10000 }) }), { maxItems: 10000 }),
-          }),
-          { maxItems: 500 },
+          Type.Object(
+            {
+              index: Type.Integer({ minimum: 0 }),
+              cells: Type.Array(Type.Object({ row: Type.Integer({ minimum: 0 }), col: Type.Integer({ minimum: 0 }), text: Text() }, { additionalProperties: false }), {
+                maxItems: MAX_CELLS,
+              }),
+            },
+            { additionalProperties: false },
+          ),
+          { maxItems: 500, description: `at most ${MAX_CELLS} cells in all, each a cell of the table` },
         ),
         Type.Null(),
       ]),
@@ -55,6 +93,10 @@ const PageWordsSchema = Type.Object(
 export function reviewRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const { store } = deps;
   return async (app) => {
+    const corrections = new CorrectionThread();
+    app.addHook('onClose', () => corrections.close());
+    deps.stopping?.addEventListener('abort', () => void corrections.close(), { once: true });
+
     app.put(
       '/documents/:id/corrections',
       {
@@ -67,9 +109,11 @@ export function reviewRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           response: { 200: DocumentResultSchema, 409: ErrorSchema, ...errorResponses },
         },
       },
-      async (request) => {
-        const row = await putCorrection(store, request.account.id, request.params.id, request.body, deps.now());
-        return documentResultView(row);
+      async (request, reply) => {
+        const { resultJson, notLearned } = await putCorrection(store, request.account.id, request.params.id, request.body, request.jsonText ?? JSON.stringify(request.body), deps.now(), (job) => corrections.run(request.account.id, job));
+        if (notLearned) request.log.warn({ document_id: request.params.id, reason: notLearned }, 'a correction was stored without learning from it');
+        // Serialised in the corrections thread with this route's response schema: sent as it is.
+        return (reply as FastifyReply).type('application/json; charset=utf-8').send(resultJson);
       },
     );
 

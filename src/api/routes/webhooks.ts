@@ -13,10 +13,13 @@ import { DeliverySchema, WebhookSchema, type Delivery, type Webhook } from '../.
 import { iso } from '../../contract/views.js';
 
 const security = [{ bearer: [] }];
-const PutBody = Type.Object({
-  url: Type.String({ minLength: 1, maxLength: 2048 }),
-  secret: Type.Optional(Type.String({ description: 'whsec_ + base64 of 24–64 bytes; generated when absent' })),
-});
+const PutBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 2048 }),
+    secret: Type.Optional(Type.String({ maxLength: 256, description: 'whsec_ + base64 of 24–64 bytes; generated when absent' })),
+  },
+  { additionalProperties: false },
+);
 
 function webhookView(batchName: string, w: WebhookRow, showSecret: boolean): Webhook {
   return { batch_name: batchName, url: w.url, secret: showSecret ? w.secret : maskSecret(w.secret), created_at: iso(w.created_at) as string, disabled_at: iso(w.disabled_at) };
