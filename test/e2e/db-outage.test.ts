@@ -1,7 +1,8 @@
 // Issue 25 §6: PostgreSQL goes away for 3 s during a batch of 50. The restart is played by a TCP
 // proxy in front of the shared test server (restarting that server would break every other
 // test using it): every connection through the proxy is cut and new ones are refused, then it
-// listens again. Meanwhile the API answers 503 unavailable with Retry-After, never 500; every
+// listens again. Meanwhile the API answers 503 unavailable with Retry-After, never 500, and
+// /readyz 503 with details.reason "database" and Retry-After; every
 // document succeeds, and none is claimed or extracted twice (counted in the log).
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -101,9 +102,15 @@ describe.skipIf(!pgs)('PostgreSQL restart during a batch of 50', () => {
 
     // Status requests all along; the restart once a few documents are done.
     const answers: Array<{ status: number; retryAfter: string | null; code?: string }> = [];
+    const ready: Array<{ status: number; retryAfter: string | null; reason?: string }> = [];
     let polling = true;
     const poller = (async () => {
       for (let i = 0; polling; i++) {
+        if (i % 4 === 0) {
+          const res = await fetch(`${url}/readyz`).catch(() => null);
+          const body = res && ((await res.json().catch(() => null)) as { error?: { details?: { reason?: string } } } | null);
+          if (res) ready.push({ status: res.status, retryAfter: res.headers.get('retry-after'), reason: body?.error?.details?.reason });
+        }
         const path = i % 2 ? `/v1/documents/${ids[i % ids.length]}` : '/v1/batches/b';
         const res = await fetch(url + path, { headers: auth }).catch(() => null);
         if (res) {
@@ -148,6 +155,10 @@ describe.skipIf(!pgs)('PostgreSQL restart during a batch of 50', () => {
     expect(statuses.every((s) => s === 200 || s === 304 || s === 503)).toBe(true);
     expect(unavailable.length).toBeGreaterThan(0);
     expect(unavailable.every((a) => a.code === 'unavailable' && a.retryAfter !== null)).toBe(true);
+    // /readyz says why, and when to ask again, while the database is away.
+    const notReady = ready.filter((r) => r.status === 503);
+    expect(notReady.length).toBeGreaterThan(0);
+    expect(notReady.every((r) => r.reason === 'database' && r.retryAfter === '2')).toBe(true);
     expect(new Set(claimed).size).toBe(50);
     expect(claimed).toHaveLength(50);
     expect(finished).toHaveLength(50);
