@@ -45,6 +45,9 @@ export function checkFields(fields: Fields, items: LineItem[], adjustments: numb
   if (subtotal !== null && tax !== null && total !== null && !near(subtotal + tax, total)) {
     flags.push('total_mismatch');
     doubt('subtotal', 'tax', 'total');
+  } else if (subtotal !== null && tax === null && total !== null && total < subtotal - 0.011 && !adjustments.some((a) => a < 0)) {
+    // A total below its subtotal, with no tax and no allowance printed to explain it: one of them is misread.
+    doubt('subtotal', 'total');
   }
   const amounts = items.map((i) => i.amount);
   if (amounts.length && amounts.every((a) => a !== null)) {
@@ -96,7 +99,8 @@ function printedAt(value: number, lines: TextLine[], conv: Convention | null): {
  * the item table's summary rows read a figure otherwise than the fields (every labelled reading
  * of the page, checked by arithmetic), the reading with which subtotal + tax = total, or the items
  * add up, wins in both; a field that loses that way takes the other figure at 0.6 (chosen against
- * a competing reading). On a tie the field's stands. The `total_mismatch` flag follows the result.
+ * a competing reading). On a tie the field's stands, below 0.7. The `total_mismatch` flag follows
+ * the result.
  */
 export function agreeTotals(totals: Totals | null, fields: Fields, items: LineItem[], lines: TextLine[], conv: Convention | null): Totals | null {
   if (!totals) return null;
@@ -113,13 +117,15 @@ export function agreeTotals(totals: Totals | null, fields: Fields, items: LineIt
       continue;
     }
     const mine = { subtotal: num(fields.subtotal), tax: num(fields.tax), total: num(fields.total) };
-    if (score({ ...mine, [k]: t }) > score(mine)) {
+    const [theirs, ours] = [score({ ...mine, [k]: t }), score(mine)];
+    if (theirs > ours) {
       const at = printedAt(t, lines, conv);
       const old = fields[k]!;
       fields[k] = at ? { ...field(t, at.words, at.page, Math.min(0.6, old.confidence)), source: old.source } : { ...old, value: t, confidence: Math.min(0.6, old.confidence) };
     } else {
       out[k] = f;
-      fields[k] = { ...fields[k]!, confidence: Math.min(0.69, fields[k]!.confidence) };
+      // Two readings that check out equally well (or equally badly): the field's is a guess.
+      if (theirs === ours) fields[k] = { ...fields[k]!, confidence: Math.min(0.69, fields[k]!.confidence) };
     }
   }
   const adds = out.subtotal === null || out.tax === null || out.total === null || near(out.subtotal + out.tax, out.total);

@@ -8,7 +8,7 @@ import { candidate, choose, externalCandidates, type ExternalCandidates, type Fi
 import type { Pair } from './kv.js';
 import { findDate, repairDate, type DateOrder } from '../locale/dates.js';
 import { findIbans } from './iban.js';
-import { candidates, field, firstLabelled, labelledConfidence, readIdentifier, type Candidate } from './labelled.js';
+import { candidates, field, firstLabelled, labelledConfidence, labelMatches, readIdentifier, type Candidate } from './labelled.js';
 import { joinWords, type TextLine } from '../locale/lines.js';
 import { cashAndChange, moneyCandidates } from './money.js';
 import { customerName, vendorTaxId } from './parties.js';
@@ -85,11 +85,22 @@ function labelled(lines: TextLine[], name: Parameters<typeof candidates>[1], rea
   return out;
 }
 
-/** An identifier's plausibility: a bare house number or a single digit is a poor invoice number (`A-17`, `2026/0457` are fine). */
-function identifierRate(f: Field): number {
+/** A label that names the number itself (`Invoice No.`, `Rechnungsnummer`, `N° de facture`), not a title alone (`INVOICE`, `Factuur`). */
+const NAMES_NUMBER = /^(?:\S+\s+)?(?:n[º°o]\.?|nr\.?|no\.?|#|number|num\.?|numéro|número|numero)|nummer|-nr|番号/u;
+
+/**
+ * An identifier's plausibility: a bare house number or a single digit is a poor invoice number
+ * (`A-17`, `2026/0457` are fine); after a title alone (`INVOICE`, `Factuur`) a little less sure
+ * than after a label that names the number, so `Factuurnummer: 2024-17` wins over a number
+ * printed beside the title.
+ */
+function identifierRate(f: Field, c: Candidate): number {
   const v = String(f.value);
   const digits = (v.match(/\d/g) ?? []).length;
-  return digits >= 3 || /[\p{L}/_-]/u.test(v) ? 1 : digits === 2 ? 0.8 : 0.6;
+  const rate = digits >= 3 || /[\p{L}/_-]/u.test(v) ? 1 : digits === 2 ? 0.8 : 0.6;
+  const label = labelMatches(c.line).find((m) => m.start === c.labelStart);
+  const named = label && NAMES_NUMBER.test(c.line.lower.slice(label.start, label.end));
+  return named ? rate : rate * 0.97;
 }
 
 const TERMS = /(?<![\p{L}])(net \d+|due (?:within|in) \d+ days|payable (?:within|in) \d+ days|zahlbar (?:innerhalb|binnen|sofort|bis)|zahlungsziel|payable à|à \d+ jours|a \d+ días|binnen \d+ dagen|entro \d+ giorni|em \d+ dias)/iu;
@@ -105,6 +116,30 @@ function paymentTerms(lines: TextLine[]): Field | null {
   for (const l of lines) {
     const t = joinWords(l.words);
     if (TERMS.test(t)) return field(t, l.words, l.page, 0.7);
+  }
+  return null;
+}
+
+/** A term of days on a payment line (`30 jours net`, `Net 30`, `zahlbar innerhalb 14 Tagen`, `binnen 30 dagen`). */
+const DAYS_TERM = /(?<![\p{L}\d])(?:net\s+(\d{1,3})(?=\s*(?:$|[,;)]|days?\b))|(\d{1,3})\s*(?:days?|jours?|j\.?(?=\s+net)|tagen?|tage|dagen|d[ií]as|giorni|dias)(?![\p{L}]))/iu;
+/** A line about payment: where a term of days is the payment's, not a delivery's or a warranty's. */
+const PAYMENT_LINE = /(?<![\p{L}])(payment|payable|pay|terms|zahlbar|zahlung|zahlungsziel|paiement|règlement|reglement|payable|échéance|betaling|betalen|pago|pagamento|pagar|scadenza)(?![\p{L}])/iu;
+
+/**
+ * The due date a payment term sets from the issue date (`Payment: 30 days net` after
+ * `Date: 31/01/2022` is 2022-03-02): less sure than a printed one (0.75), since some terms
+ * count from the end of the month or the delivery.
+ */
+function dueFromTerms(lines: TextLine[], issue: Field | null): Field | null {
+  if (!issue) return null;
+  for (const l of lines) {
+    const text = joinWords(l.words);
+    if (!PAYMENT_LINE.test(text) || /fin de mois|end of month|monatsende|einde maand/i.test(text)) continue;
+    const m = DAYS_TERM.exec(text);
+    const days = m ? Number(m[1] ?? m[2]) : 0;
+    if (!days || days > 180) continue;
+    const due = new Date(Date.parse(`${String(issue.value)}T00:00:00Z`) + days * 864e5).toISOString().slice(0, 10);
+    return field(due, l.words, l.page, Math.min(0.75, issue.confidence), m![0]);
   }
   return null;
 }
@@ -149,6 +184,7 @@ export function readFields(lines: TextLine[], ctx: ReadContext): Fields {
   pick('vendor_tax_id', candidate(vendorTaxId(lines, f.vendor_name), 'label'));
   pick('iban', candidate(iban(lines), 'position'));
   pick('payment_terms', candidate(paymentTerms(lines), 'label'));
+  if (!f.due_date) pick('due_date', candidate(dueFromTerms(lines, f.issue_date), 'position'));
   pick('account_number', candidate(accountNumber(lines), 'label'));
   const period = statementPeriod(lines, ctx.order);
   if (period) [f.period_start, f.period_end] = [choose(candidate(period.start, 'label')), choose(candidate(period.end, 'label'))];

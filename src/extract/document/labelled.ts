@@ -101,16 +101,33 @@ export function firstLabelled(lines: TextLine[], name: LabelField, read: (c: Can
   return null;
 }
 
-/** An identifier (`INV-2026-0142`, `2026/0457`, `55102`): the first value word with a digit that is not a date or an amount. */
+/** A word of letters that names something of its own (`Keizersgracht`, `Tel`, `Kundennummer`): a number after it is that thing's. */
+const NAMING_WORD = /^\p{L}[\p{L}'’.-]*$/u;
+/** A code's letters (`INV`, `RE`, `FA`): capitals, at most four. */
+const CODE_LETTERS = /^[A-Z]{1,4}$/;
+
+/**
+ * An identifier (`INV-2026-0142`, `2026/0457`, `55102`): the first value word with a digit that
+ * is not a date or an amount. A number after a word that names something else (`Factuur
+ * Keizersgracht 12`: a street; `Invoice address: 4 Main St`) or a short bare number followed by
+ * words (`12 rue de Paris`, `1012 AB Amsterdam`: a house number, a postcode) is not the
+ * identifier the label names.
+ */
 export function readIdentifier(c: Candidate): Field | null {
   const lineText = joinWords(c.line.words);
-  for (const w of c.words.slice(0, 3)) {
+  const words = c.words.slice(0, 3);
+  for (const [i, w] of words.entries()) {
     const t = w.text.replace(/[,;:)]+$/, '').replace(/^[(#:]+/, '');
     // A key of its own (`Références sur la facture   GLN : 123…`): the number is that key's.
     if (/^\p{L}{2,}$/u.test(t) && new RegExp(`(?:^|\\s)${t}\\s*[:：]`, 'u').test(lineText)) return null;
+    if (NAMING_WORD.test(t) && /\p{L}{3}/u.test(t) && !CODE_LETTERS.test(t)) return null;
+    // A key of its own after the label (`… facture   ID : PRIVATE_ID`, `GLN : 3654…`): what follows is that key's.
+    if (/[:：]$/.test(w.text) || /^[:：]$/.test(c.words[i + 1]?.text ?? '')) return null;
     if (!/\d/.test(t) || t.length > 32 || !/^[\p{L}\p{N}][\p{L}\p{N}/._-]*$/u.test(t)) continue;
     if (/^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$|^\d{4}-\d{2}-\d{2}$/.test(t)) continue;
     if (/^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(t)) continue;
+    const next = c.words[i + 1]?.text ?? '';
+    if (/^\d{1,5}[A-Za-z]?$/.test(t) && /^\p{L}{2,}/u.test(next)) return null;
     return field(t, [w], c.line.page, labelledConfidence(c), t);
   }
   return null;

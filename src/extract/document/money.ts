@@ -4,7 +4,7 @@
  * at the end of the line.
  */
 import type { Word } from '../types.js';
-import { cents, normalizeText, parseNumber, type Convention } from '../locale/numbers.js';
+import { cents, looksLikeId, normalizeText, parseNumber, type Convention } from '../locale/numbers.js';
 import { summaryKind, type SummaryKind } from '../lineitems/vocabulary.js';
 import { labelRegex } from '../locale/labels.js';
 import { field } from './labelled.js';
@@ -35,6 +35,7 @@ export function moneyLine(line: TextLine, conv: Convention | null): MoneyLine | 
     const parsed = parseNumber(number.map((w) => w.text).join(' '), conv);
     if (!parsed || parsed.percent) continue;
     const before = words.slice(0, words.length - k);
+    if (looksLikeId(joinWords(number))) return null;
     // The whole text before the number, or else its last block: a totals box printed beside a
     // tax table shares its lines (`0,00 %  9,90 €  9,90 €    Total Net HT    1.245,30 €`).
     const last = blocks({ ...line, words: before }).at(-1) ?? [];
@@ -51,6 +52,44 @@ export function moneyLine(line: TextLine, conv: Convention | null): MoneyLine | 
     return null;
   }
   return null;
+}
+
+/**
+ * A totals box printed as a small table: two or more summary labels side by side (`TOTAL HT   TOTAL
+ * TVA   TOTAL TTC`) over a line of amounts, each amount under its label. What OCR joins to the
+ * amounts' line from the left (a paragraph beside the box) does not matter: only the amounts
+ * under a label are read.
+ */
+const TOTALLING = /^(total|sub-?\s?total|sous-total|gesamt|summe|zwischensumme|netto|brutto|totaal|subtotaal|totale|montant total|net [àa] payer)/i;
+
+function boxedTotals(lines: TextLine[], conv: Convention | null): { label: string; value: number; word: Word; page: number }[] {
+  const out: { label: string; value: number; word: Word; page: number }[] = [];
+  lines.forEach((l, i) => {
+    const labels = blocks(l).filter((b) => !/\d/.test(joinWords(b).replace(/\d+(?:[.,]\d+)?\s*%/g, '')) && summaryKind(joinWords(b)));
+    // Every label says it totals (`TOTAL HT`, `Summe netto`): `Amount   Tax` heads a tax breakdown's columns.
+    if (labels.length < 2 || !labels.every((b) => TOTALLING.test(joinWords(b)))) return;
+    const h = l.bbox[3] - l.bbox[1];
+    const under = lines.slice(i + 1, i + 4).find((u) => u.page === l.page && u.bbox[1] > l.bbox[3] - 0.2 * h && u.bbox[1] < l.bbox[3] + 2.5 * h && u.words.some((w) => /\d[.,]\d{2}(?!\d)/.test(w.text)));
+    // A row with a rate (`SR @ 6%  127.37  7.64`) is a line of a tax breakdown, not the totals.
+    if (!under || under.words.some((w) => w.text.includes('%'))) return;
+    const amounts = amountWords(under.words, conv).filter((w) => /\d[.,]\d{2}(?!\d)/.test(w.text));
+    const used = new Set<Word>();
+    for (const b of labels) {
+      const [x0, x1] = [b[0]!.x0, b[b.length - 1]!.x1];
+      const mid = (x0 + x1) / 2;
+      let best: Word | null = null;
+      for (const w of amounts) {
+        const c = (w.x0 + w.x1) / 2;
+        if (used.has(w) || c < x0 - (x1 - x0) || c > x1 + (x1 - x0)) continue;
+        if (!best || Math.abs(c - mid) < Math.abs((best.x0 + best.x1) / 2 - mid)) best = w;
+      }
+      const n = best ? parseNumber(best.text, conv) : null;
+      if (!best || !n || n.percent) continue;
+      used.add(best);
+      out.push({ label: joinWords(b), value: n.value, word: { ...best, page: l.page } as Word, page: l.page });
+    }
+  });
+  return out;
 }
 
 type MoneyName = 'subtotal' | 'tax' | 'total' | 'amount_due' | 'opening_balance' | 'closing_balance';
@@ -95,6 +134,7 @@ function moneyReadings(lines: TextLine[], pairs: Pair[], conv: Convention | null
     const m = moneyLine(l, conv);
     if (m) add(joinWords(m.label), m.kind, m.due, m.value, m.number, l.page, 0.9);
   }
+  for (const r of boxedTotals(lines, conv)) add(r.label, summaryKind(r.label), labelRegex('amount_due').test(r.label.toLowerCase()), r.value, [r.word], r.page, 0.85);
   const seen = new Set(out.map((m) => m.number[0]));
   for (const p of pairs) {
     if (p.how === 'inline' && seen.has(p.value[0]!)) continue;
@@ -107,7 +147,7 @@ function moneyReadings(lines: TextLine[], pairs: Pair[], conv: Convention | null
     const due = labelRegex('amount_due').test(normalizeText(label).toLowerCase());
     if (!kind && !due) continue;
     const parsed = parseNumber(joinWords(p.value), conv);
-    if (!parsed || parsed.percent) continue;
+    if (!parsed || parsed.percent || looksLikeId(joinWords(p.value))) continue;
     add(label, kind, due, parsed.value, p.value, p.line.page, p.how === 'inline' ? 0.9 : 0.85);
   }
   // `Net Total` under the tax line is what is left to pay after tax (a till's total), not the
@@ -126,6 +166,7 @@ const near = (a: number, b: number) => Math.abs(cents(a) - cents(b)) <= 0.011;
  */
 export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Convention | null, paid: Paid): Record<MoneyName, FieldCandidate[]> {
   const found = moneyReadings(lines, pairs, conv);
+  addPrepaid(found, lines, conv);
   const of = (k: MoneyName) => found.filter((m) => m.kind === k);
   // A candidate's score is its label's, times how sure the OCR was of its words.
   const toCand = (m: Money, score = m.score): FieldCandidate => {
@@ -136,10 +177,13 @@ export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Conventi
   // Several tax lines (7 % and 19 %) add up to the tax; a row of taxes repeated in a summary is one.
   const distinct = taxes.filter((t, i) => taxes.findIndex((u) => u.value === t.value && u.label === t.label) === i);
   const taxCands: FieldCandidate[] = distinct.map((t) => toCand(t));
-  if (distinct.length > 1) {
-    const sum = cents(distinct.reduce((s, m) => s + m.value, 0));
-    const words = distinct.flatMap((m) => (m.page === distinct[0]!.page ? m.number : []));
-    taxCands.push({ field: field(sum, words, distinct[0]!.page, 1, distinct.map((m) => joinWords(m.number)).join(' + ')), score: 0.86, via: 'label' });
+  // A `Total TVA` is that sum already: it is no part of another.
+  const parts = distinct.filter((t) => !/^(total|gesamt|summe|totaal|totale|montant total)/i.test(t.label));
+  if (parts.length > 1) {
+    const sum = cents(parts.reduce((s, m) => s + m.value, 0));
+    const words = parts.flatMap((m) => (m.page === parts[0]!.page ? m.number : []));
+    const f = field(sum, words, parts[0]!.page, 1, parts.map((m) => joinWords(m.number)).join(' + '));
+    taxCands.push({ field: f, score: 0.86 * f.confidence, via: 'label' });
   }
   // A receipt's total in brackets (`( 47.70)`) that cash paid is the amount, not a credit.
   if (paid.cash !== null) for (const m of found) if (m.kind === 'total' && m.value < 0) m.value = -m.value;
@@ -243,6 +287,31 @@ export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Conventi
     opening_balance: of('opening_balance').map((m) => toCand(m)),
     closing_balance: of('closing_balance').map((m) => toCand(m)),
   };
+}
+
+/** A payment made before the invoice (`Acompte`, `Montant déjà payé`, `Anzahlung`, `Already paid`): the amount due is the total less it. */
+const PREPAID = /^(acompte|avance|montant d[ée]j[àa] pay[ée]|d[ée]j[àa] pay[ée]|already paid|amount paid|paid to date|prepaid|prepayment|advance payment|deposit paid|anzahlung|geleistete anzahlung|bereits (?:bezahlt|gezahlt|geleistet)|vooruitbetaling|vooruitbetaald|reeds betaald|al betaald|anticipo|gi[àa] pagato|ya pagado|adiantamento|valor pago)/i;
+
+/**
+ * Where a prepayment is printed, the amount to pay (`Net à payer 90,00` under `Montant déjà payé
+ * 10,00`) is what is left of the total: the total is the two added, and the amount to pay read as
+ * the total loses to it.
+ */
+function addPrepaid(found: Money[], lines: TextLine[], conv: Convention | null): void {
+  let paid: { value: number; words: Word[] } | null = null;
+  for (const l of lines) {
+    if (!PREPAID.test(l.lower)) continue;
+    const words = amountWords(l.words, conv);
+    const last = words[words.length - 1]!;
+    const n = /\d[.,]\d{2}/.test(last.text) ? parseNumber(last.text, conv) : null;
+    if (n && !n.percent && n.value !== 0) paid = { value: Math.abs(n.value), words: [{ ...last, page: l.page } as Word] };
+  }
+  if (!paid) return;
+  for (const m of found.filter((x) => x.kind === 'total' && !x.rounded && (NET_TO_PAY.test(x.label) || labelRegex('amount_due').test(x.label.toLowerCase())))) {
+    const sign = m.value < 0 ? -1 : 1;
+    found.push({ ...m, value: cents(m.value + sign * paid.value), label: `${m.label} + prepaid`, number: [...m.number, ...paid.words], score: m.score - 0.02 });
+    m.score -= 0.2;
+  }
 }
 
 /** The amount a line holds alone (`29.80`, `29. 80`), with its word, or null. */

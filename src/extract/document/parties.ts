@@ -5,6 +5,8 @@
 import type { Field, Word } from '../types.js';
 import { candidates, field, labelledConfidence, type Candidate } from './labelled.js';
 import { joinWords, type TextLine } from '../locale/lines.js';
+import { isAddressLine } from './address.js';
+import { summaryKind } from '../lineitems/vocabulary.js';
 
 /** The customer's name: the labelled value up to its first comma (the address follows), or the name before `御中` / `様`. */
 export function customerName(lines: TextLine[]): Field | null {
@@ -33,9 +35,27 @@ function nameUpToComma(c: Candidate): Field | null {
     words.push(w);
   }
   const text = joinWords(words);
-  if (!/\p{L}{2}/u.test(text)) return null; // `Kunde: 10442` is a customer number
-  if (/^['’]s\b/i.test(text)) return null; // `CUSTOMER'S COPY` is a heading, not a customer
+  if (!isName(text)) return null;
   return field(text, words, c.line.page, labelledConfidence(c) - 0.05, text);
+}
+
+/** A heading or label of an address (`Address:`, `Adresse de livraison`, `Anschrift`). */
+const ADDRESS_HEADING = /^(address|adresse|anschrift|adres|dirección|direccion|indirizzo|endereço|livraison|lieferung|delivery|shipping)\b/i;
+/** A contact line: a phone, fax or mail label, an address for mail or the web, or a phone number alone. */
+const CONTACT_LINE = /^(tel|phone|telephone|téléphone|telefon|fax|mobile|portable|handy|e-?mail|courriel|mail|www|https?)\b|@|^\+?[\d\s/().-]{7,}$/i;
+/** A tax id's label or a tax id alone (`VAT: GB123…`, `FR 11 123 456 782`). */
+const TAX_ID_LINE = /^(vat|tva|btw|ust|mwst|uid|gst|tax|siret|siren|kvk|nif|cif|p\.? ?iva)\b/i;
+
+/**
+ * Whether the text after a customer label names a party: not a number (`Kunde: 10442`), a
+ * heading (`CUSTOMER'S COPY`, `Address:`), a summary line (`Total`), a contact line, a tax id, or an address line with its
+ * number (`12 rue de la Paix`); those are what a label's value often is when the name sits elsewhere.
+ */
+function isName(text: string): boolean {
+  if (!/\p{L}{2}/u.test(text) || /^['’]s\b/i.test(text) || /[:：]$/.test(text)) return false;
+  if (summaryKind(text)) return false;
+  if (ADDRESS_HEADING.test(text) || CONTACT_LINE.test(text) || TAX_ID_LINE.test(text) || (VAT_FORM.test(text.replace(/\s+/g, '')) && /\d{5}/.test(text))) return false;
+  return !(/\d/.test(text) && isAddressLine(text));
 }
 
 /** A VAT id opens with its country's two letters (`DE 123 456 789`, `FR11123456782`); a company registration number (SIRET, KvK, HRB) does not. */
@@ -53,7 +73,7 @@ const LEGAL_MENTIONS = /(capital|\br\.?\s?c\.?\s?s\b|siret|siren|registered (off
  * vendor's column (`vendor`, its name) nor among legal mentions is less sure.
  */
 export function vendorTaxId(lines: TextLine[], vendor: Field | null = null): Field | null {
-  const found: { f: Field; score: number; line: TextLine }[] = [];
+  const found: { f: Field; score: number; ink: number; line: TextLine }[] = [];
   for (const c of candidates(lines, 'vendor_tax_id')) {
     const words: Word[] = [];
     for (const w of c.words.slice(0, 5)) {
@@ -63,8 +83,10 @@ export function vendorTaxId(lines: TextLine[], vendor: Field | null = null): Fie
     const text = joinWords(words);
     if ((text.match(/\d/g) ?? []).length < 6 || /^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/.test(text)) continue;
     const f = field(text, words, c.line.page, labelledConfidence(c), text);
-    const score = f.confidence * (VAT_FORM.test(text) ? 1 : 0.8) * (LEGAL_MENTIONS.test(joinWords(c.line.words)) ? 1.05 : 1);
-    found.push({ f, score, line: c.line });
+    // Ranked by how the id is printed, not by how surely OCR read it: a scan reads the vendor's
+    // head in small type less surely than a representative's id in the footer.
+    const score = labelledConfidence(c) * (VAT_FORM.test(text) ? 1 : 0.8) * (LEGAL_MENTIONS.test(joinWords(c.line.words)) ? 1.05 : 1);
+    found.push({ f, score, ink: f.confidence / labelledConfidence(c), line: c.line });
   }
   let best: (typeof found)[number] | null = null;
   for (const x of found) if (!best || x.score > best.score + 1e-9) best = x;
@@ -73,5 +95,5 @@ export function vendorTaxId(lines: TextLine[], vendor: Field | null = null): Fie
   const others = found.some((x) => key(x.f) !== key(best!.f));
   const inColumn = !!vendor && vendor.page === best.f.page && Math.abs(vendor.bbox[0] - best.f.bbox[0]) < 0.6 * (vendor.bbox[2] - vendor.bbox[0]) + 40;
   const sure = !others || inColumn || LEGAL_MENTIONS.test(joinWords(best.line.words)) ? 1 : 0.8;
-  return { ...best.f, confidence: Math.round(Math.min(best.score, 0.95) * sure * 100) / 100 };
+  return { ...best.f, confidence: Math.round(Math.min(best.score, 0.95) * best.ink * sure * 100) / 100 };
 }

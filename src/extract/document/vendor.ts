@@ -112,6 +112,22 @@ function upToLegalForm(words: Word[]): Word[] {
   return kept;
 }
 
+/** How many lines under a customer label (`Bill to`) hold the customer's block: name, two address lines, town, country, contact. */
+const CUSTOMER_BLOCK_LINES = 6;
+
+/** Where the head prints a customer label: its line's index, and the span of the column under it (the label's left edge, at least 150 pt wide). */
+function customerColumns(head: TextLine[]): { line: number; x0: number; x1: number }[] {
+  const out: { line: number; x0: number; x1: number }[] = [];
+  head.forEach((l, i) => {
+    for (const m of labelMatches(l)) {
+      if (m.field !== 'customer_name') continue;
+      const w = l.words.find((_, k) => l.starts[k]! + l.words[k]!.text.length > m.start);
+      if (w) out.push({ line: i, x0: w.x0 - 5, x1: w.x0 + Math.max(150, w.x1 - w.x0) });
+    }
+  });
+  return out;
+}
+
 const TITLE_OR_CUSTOMER = (t: string) => isTitleOnly(t) || /(御中|様)$/.test(t);
 
 /** Whether `text` (without a registration number) can be a name at all; one with a legal form (`99 SPEED MART S/B`, `… CO. THE GARDENS MALL`) may open with a digit or name a place. */
@@ -139,6 +155,7 @@ export function vendorName(lines: TextLine[], top: number): Vendor | null {
   const titleAt = head.findIndex((l) => hasTitle(joinWords(l.words)));
   const detailsAt = titleAt < 0 ? -1 : head.findIndex((l, j) => j > titleAt && labelMatches(l).some((m) => m.field === 'invoice_number' || m.field === 'issue_date'));
   const inFooter = footerNames(lines);
+  const customer = customerColumns(head);
   let best: { words: Word[]; line: TextLine; score: number; company: boolean; i: number } | null = null;
   head.forEach((l, i) => {
     for (const block of blocks(l)) {
@@ -160,7 +177,9 @@ export function vendorName(lines: TextLine[], top: number): Vendor | null {
       const underTitle = titleAt >= 0 && i > titleAt ? (detailsAt >= 0 && i > detailsAt ? 1.2 : 0.6) : 0;
       const key = nameKey(text);
       const footer = key.length >= 6 && inFooter.names.has(key) && !inFooter.foot.has(l);
-      const score = (Math.min(size / median, 2.5) + (company ? 1 : 0) + (registered ? 0.6 : 0) + (footer ? 1.2 : 0)) * (0.5 + 0.5 * ink) - i * 0.03 - underTitle;
+      // The block under `Bill to` / `Facturé à` / `Rechnungsempfänger` is the customer's, however large.
+      const billed = customer.some((c) => i > c.line && i <= c.line + CUSTOMER_BLOCK_LINES && words[0]!.x0 < c.x1 && words[words.length - 1]!.x1 > c.x0) ? 2 : 0;
+      const score = (Math.min(size / median, 2.5) + (company ? 1 : 0) + (registered ? 0.6 : 0) + (footer ? 1.2 : 0)) * (0.5 + 0.5 * ink) - i * 0.03 - underTitle - billed;
       if (!best || score > best.score + 0.05) best = { words, line: l, score, company, i };
     }
   });

@@ -3,7 +3,7 @@
  * inside the table, and those printed below it outside its cells, read from the page's words.
  */
 import type { PageLayout, Totals, Word } from '../types.js';
-import { cents, itemsAddUp, parseNumber, type Convention } from '../locale/numbers.js';
+import { cents, itemsAddUp, looksLikeId, parseNumber, type Convention } from '../locale/numbers.js';
 import { textLines } from '../locale/lines.js';
 import { summaryKind, type SummaryKind } from './vocabulary.js';
 
@@ -25,6 +25,7 @@ export function readSummaryText(tokens: string[], conv: Convention | null): Summ
     const parsed = parseNumber(tokens.slice(n - k).join(' '), conv);
     if (!parsed || parsed.percent) continue;
     const label = tokens.slice(0, n - k).join(' ');
+    if (looksLikeId(tokens.slice(n - k).join(' '))) return null;
     const kind = summaryKind(label);
     if (kind) return { kind, label, value: parsed.value, currency: parsed.currency };
   }

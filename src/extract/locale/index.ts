@@ -5,7 +5,7 @@
  * else the language's).
  */
 import type { Field, PageLayout, Word } from '../types.js';
-import { currencyOf, detectConvention, type Convention } from './numbers.js';
+import { currencyOf, detectConvention, isCurrencySign, parseNumber, type Convention } from './numbers.js';
 import { numericParts, type DateOrder } from './dates.js';
 import { labelLanguages, labelRegex, type DocLang } from './labels.js';
 import { box, documentLines, joinWords, type TextLine } from './lines.js';
@@ -91,6 +91,18 @@ function currencyField(code: string, words: Word[], page: number, confidence: nu
   return { value: code, text: joinWords(words), confidence: Math.round(confidence * read * 100) / 100, page, bbox: box(words) };
 }
 
+/**
+ * The currency a word names by itself: a sign or an ISO code alone (`€`, `(RM)`, `EUR`), or an
+ * amount printed with one (`$12.50`, `12,00 €`). A sign inside another word is no currency:
+ * OCR reads the S of `CS00012514` or `SST` as `$`, and `SFR` is no franc.
+ */
+function wordCurrency(text: string): string | null {
+  const t = text.replace(/^[([{:]+|[)\]}:.,;]+$/g, '');
+  if (!t || t.length > 12) return null;
+  if (isCurrencySign(t) || /^[A-Z]{3}$/.test(t) || /^(?:RM|Rs\.?|kr\.?|円|zł|Kč)$/u.test(t)) return currencyOf(t);
+  return /\d/.test(t) ? (parseNumber(t)?.currency ?? null) : null;
+}
+
 /** The currency: a `Currency:` label, else the one named most often by symbols and codes, else the language's (less sure). */
 export function documentCurrency(lines: TextLine[], lang: DocLang | null): Field | null {
   for (const l of lines) {
@@ -104,8 +116,7 @@ export function documentCurrency(lines: TextLine[], lang: DocLang | null): Field
   const count = new Map<string, { n: number; at: Field }>();
   for (const l of lines) {
     for (const w of l.words) {
-      if (w.text.length > 12 && !/\d/.test(w.text)) continue;
-      const code = currencyOf(w.text);
+      const code = wordCurrency(w.text);
       if (!code) continue;
       const entry = count.get(code) ?? { n: 0, at: currencyField(code, [w], l.page, 0.85) };
       entry.n++;

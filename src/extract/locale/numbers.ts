@@ -210,6 +210,17 @@ export function parseQuantity(text: string, conv: Convention | null = null): Par
   return n && !n.percent && !n.currency ? n : null;
 }
 
+/**
+ * Whether a number's print says it is an identifier, not money: digits grouped by spaces with no
+ * decimals (`987 654 321`, a SIREN or the tail of a VAT id: amounts printed with group spaces
+ * carry their cents, `1 234,56`), or eight digits and more without decimals (an account, a GLN).
+ */
+export function looksLikeId(number: string): boolean {
+  const t = normalizeText(number).replace(/^[^\d]+|[^\d]+$/g, '');
+  if (/[.,]\d{1,2}$/.test(t)) return false;
+  return /^\d{1,3}( \d{3})+$/.test(t) || /^\d{8,}$/.test(t);
+}
+
 /** True when `text` reads as a number under either convention. */
 export function isNumeric(text: string): boolean {
   return parseNumber(text, 'dot') !== null || parseNumber(text, 'comma') !== null;
