@@ -16,6 +16,8 @@ export interface Job {
   input: string;
   output: string;
   embedded?: 'use' | 'ignore';
+  /** Page images read as one document in place of `input` (scripts/eval-worker.ts). */
+  pages?: string[];
 }
 
 export interface EvalSet {

@@ -18,6 +18,11 @@ export interface EvalJob {
   output: string;
   /** Read what the file carries (`use`) or its page alone (`ignore`, the default here). */
   embedded?: 'use' | 'ignore';
+  /**
+   * Page images read as one document instead of `input` (a PDF's rendered pages): each image's
+   * layout is cached on its own, and the result also lists each page's words (`page_words`).
+   */
+  pages?: string[];
 }
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -51,6 +56,15 @@ async function layoutsOf(bytes: Uint8Array, opts: ExtractOptions, cacheDir: stri
   return layouts;
 }
 
+/** The layouts of page images as the pages of one document, in order. */
+async function pageLayouts(pages: string[], opts: ExtractOptions, cacheDir: string | null, code: string): Promise<PageLayout[]> {
+  const out: PageLayout[] = [];
+  for (const [i, png] of pages.entries()) {
+    for (const layout of await layoutsOf(new Uint8Array(readFileSync(png)), opts, cacheDir, code)) out.push({ ...layout, page: i + 1 });
+  }
+  return out;
+}
+
 async function run(job: EvalJob, opts: ExtractOptions, cacheDir: string | null, code: string): Promise<number> {
   const started = performance.now();
   let text: string;
@@ -60,9 +74,10 @@ async function run(job: EvalJob, opts: ExtractOptions, cacheDir: string | null, 
     // service's (120 s): `auto` skips its second reader when the time left is short, and on a
     // loaded machine wall time would otherwise change what the set measures.
     const o = { ...opts, deadlineAt: Date.now() + 900_000, embedded: job.embedded ?? 'ignore' };
-    const layouts = await layoutsOf(bytes, o, cacheDir, code);
-    const { words: _words, ...result } = await readWhatCarries(bytes, layouts, resultFromLayouts(layouts, o), o);
-    text = JSON.stringify(result);
+    // Rendered pages are images: what the PDF carries is the other path's.
+    const layouts = job.pages ? await pageLayouts(job.pages, o, cacheDir, code) : await layoutsOf(bytes, o, cacheDir, code);
+    const { words: _words, ...result } = job.pages ? resultFromLayouts(layouts, o) : await readWhatCarries(bytes, layouts, resultFromLayouts(layouts, o), o);
+    text = JSON.stringify(job.pages ? { ...result, page_words: layouts.map((l) => l.words.map((w) => w.text)) } : result);
   } catch (err) {
     text = JSON.stringify({ processing_error: toProcessingError(err) });
   }

@@ -4,6 +4,7 @@
  * on all sets at once. A script, not a test: the sets live outside the repository.
  *
  *   npm run eval [-- --data DIR] [--sets a,b] [--jobs N] [--cache DIR] [--out DIR] [--ocr-engine E]
+ *   npm run eval -- --agreement [DIR…] [--cache DIR] [--out DIR]
  *
  * --data     the sets' root (default ../shared/data beside the repository); scorers are read from
  *            ../eval beside it (--scorers DIR overrides)
@@ -13,19 +14,24 @@
  *            source that makes layouts changed (scripts/eval-worker.ts)
  * --out      keep the results there (default a new temporary folder, printed), for a scorer's --list
  * --ocr-engine  the OCR engine (default TABLEMILL_OCR_ENGINE or auto)
+ * --agreement   only the agreement measure (agreement.ts), on the PDFs under the folders given
+ *            (default: the sets with a text layer, icdar2013-eu and einvoices-dev, and
+ *            test/fixtures), with its detail: every document, the worst pages, the misses by
+ *            cause. Without it, the measure is the set `agreement` of the summary.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { OCR_ENGINES, type OcrEngine } from '../src/extract/types.js';
+import { agreementDocs, agreementJobs, agreementReport, agreementRows, textLayerDirs } from './agreement.js';
 import { SETS, type Job } from './eval-sets.js';
 import { serveJobs } from './eval-worker.js';
 
 const ROOT = resolve(new URL('..', import.meta.url).pathname);
 
-const { values } = parseArgs({
+const { values, positionals } = parseArgs({
   options: {
     data: { type: 'string' },
     scorers: { type: 'string' },
@@ -35,8 +41,12 @@ const { values } = parseArgs({
     out: { type: 'string' },
     'ocr-engine': { type: 'string' },
     worker: { type: 'boolean' },
+    agreement: { type: 'boolean' },
   },
+  allowPositionals: true,
 });
+
+const AGREEMENT = 'agreement';
 
 const engine = values['ocr-engine'] as OcrEngine | undefined;
 if (engine !== undefined && !OCR_ENGINES.includes(engine)) {
@@ -81,9 +91,11 @@ async function main(): Promise<void> {
   const scorers = resolve(values.scorers ?? join(dirname(data), 'eval'));
   if (!existsSync(data)) throw new Error(`no development data at ${data} (--data DIR)`);
   const wanted = values.sets?.split(',').map((s) => s.trim());
-  const unknown = wanted?.filter((w) => !SETS.some((s) => s.name === w)) ?? [];
-  if (unknown.length) throw new Error(`unknown set ${unknown.join(', ')}; known: ${SETS.map((s) => s.name).join(', ')}`);
-  const sets = SETS.filter((s) => (!wanted || wanted.includes(s.name)) && existsSync(join(data, s.folder)));
+  const unknown = wanted?.filter((w) => w !== AGREEMENT && !SETS.some((s) => s.name === w)) ?? [];
+  if (unknown.length) throw new Error(`unknown set ${unknown.join(', ')}; known: ${[...SETS.map((s) => s.name), AGREEMENT].join(', ')}`);
+  const only = values.agreement && !wanted;
+  const sets = only ? [] : SETS.filter((s) => (!wanted || wanted.includes(s.name)) && existsSync(join(data, s.folder)));
+  const agreementDirs = positionals.length ? positionals.map((d) => resolve(d)) : textLayerDirs(data, ROOT);
   const out = resolve(values.out ?? mkdtempSync(join(tmpdir(), 'tablemill-eval-')));
   const work = resolve(values.cache ?? join(out, '.work'));
   const jobs = Math.max(1, Number(values.jobs ?? availableParallelism()));
@@ -103,6 +115,17 @@ async function main(): Promise<void> {
       set.merge?.(dir, work, setOut);
       set.score(dir, setOut, scorers).forEach(([measure, figure], i) => rows.push([set.name, measure, figure, i === 0 ? `${seconds.toFixed(0)} s / ${setJobs.length} files` : '']));
       process.stderr.write(`${set.name}: ${seconds.toFixed(0)} s\n`);
+    }
+    if (values.agreement || !wanted || wanted.includes(AGREEMENT)) {
+      const docs = agreementDocs(agreementDirs);
+      const setOut = join(out, AGREEMENT);
+      const setJobs = agreementJobs(docs, work, setOut);
+      const seconds = await runJobs(children, setJobs);
+      agreementRows(docs, setOut).forEach(([measure, figure], i) => rows.push([AGREEMENT, measure, figure, i === 0 ? `${seconds.toFixed(0)} s / ${docs.length} PDFs` : '']));
+      const report = agreementReport(docs, setOut, ROOT);
+      writeFileSync(join(setOut, 'report.txt'), report);
+      if (values.agreement) console.log(report);
+      process.stderr.write(`${AGREEMENT}: ${seconds.toFixed(0)} s; detail in ${join(setOut, 'report.txt')}\n`);
     }
   } finally {
     for (const c of children) c.disconnect();

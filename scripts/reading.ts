@@ -1,8 +1,10 @@
 /**
- * `npm run reading [-- --engines=text,program,best,auto,paddle,vote] [--pages=N] [--cache=DIR [--cached]]`:
- * the reading measure. For each engine, the share of ground-truth table cells (ICDAR 2013 eu,
- * `-str.xml`) whose words all appear among the words read on the cell's page, the page rendered
- * at 200 dpi by pdftoppm. It measures reading alone, not layout: a relation needs both its cells
+ * `npm run reading [-- --engines=text,program,best,auto,paddle,vote] [--pages=N] [--cache=DIR [--cached]] [--dirs=A,B]`:
+ * the reading measure. For each engine, the share of table cells whose words all appear among
+ * the words read on the cell's page, the page rendered at 200 dpi by pdftoppm, over every PDF
+ * with a text layer under the folders (default: the ICDAR 2013 eu fixtures, the development sets
+ * with a text layer beside the repository, test/fixtures): a cell is one of the ICDAR ground
+ * truth (`NAME-str.xml` beside the PDF), else of the tables the PDF's text layer gives. It measures reading alone, not layout: a relation needs both its cells
  * read, so table F1 on images is bounded by this share squared.
  *
  * Engines: `text` the PDF text layer (pdftotext; the ceiling), `program` the `tesseract` program
@@ -13,14 +15,17 @@
  * changed; delete an engine's files after changing it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { closeOcr, extractImagePages } from '../src/extract/raster/index.js';
 import { DEFAULT_EXTRACT_OPTIONS, OCR_ENGINES, type OcrEngine } from '../src/extract/types.js';
-import { ICDAR_DIR } from '../test/paths.js';
+import { extractDocument } from '../src/extract/index.js';
+import { ICDAR_DIR, REPO_ROOT } from '../test/paths.js';
+import { agreementDocs, textLayerDirs, type AgreementDoc } from './agreement.js';
+import { allRead, tokens, wordSet } from './read-words.js';
 
 const DPI = 200;
 /** Debian's tesseract output configs (`tsv`). */
@@ -29,6 +34,9 @@ const TESSDATA_CONFIGS = '/usr/share/tesseract-ocr/5/tessdata/configs';
 /** One page's ground truth: the text of each table cell on it. */
 interface Page {
   doc: string;
+  pdf: string;
+  /** The folder the PDF was found under, for the figures per set. */
+  group: string;
   page: number;
   cells: string[];
 }
@@ -44,47 +52,39 @@ function decodeXml(s: string): string {
     .replace(/&amp;/g, '&');
 }
 
-/** The cells of every table region of a document, grouped by page (1-based); the files quote attributes with either mark. */
-function groundTruth(doc: string): Page[] {
-  const xml = readFileSync(join(ICDAR_DIR, `${doc}-str.xml`), 'utf8');
-  const pages = new Map<number, string[]>();
-  for (const region of xml.matchAll(/<region[^>]*\bpage=["'](\d+)["'][^>]*>([\s\S]*?)<\/region>/g)) {
-    const page = Number(region[1]);
-    const cells = pages.get(page) ?? [];
-    for (const c of region[2].matchAll(/<content>([\s\S]*?)<\/content>/g)) cells.push(decodeXml(c[1]));
-    pages.set(page, cells);
-  }
-  return [...pages].sort((a, b) => a[0] - b[0]).map(([page, cells]) => ({ doc, page, cells }));
-}
-
 /**
- * A word as compared: NFKC, dashes and quotes unified, the punctuation around it dropped (a
- * cell's "(2005)" is read "(2005)" or "2005" by the same reading). Case and inner punctuation
- * count: `1.234` and `1,234` are different readings.
+ * The cells of every table of a document, grouped by page (1-based): an ICDAR `NAME-str.xml`
+ * beside the PDF is the ground truth (the files quote attributes with either mark); without one,
+ * the tables the PDF's text layer gives are.
  */
-export function normalize(w: string): string {
-  return w
-    .normalize('NFKC')
-    .replace(/[\u2010-\u2015\u2212]/g, '-')
-    .replace(/[\u2018\u2019\u201a\u2032]/g, "'")
-    .replace(/[\u201c\u201d\u201e\u2033]/g, '"')
-    .replace(/^[\s"'()[\]{},;:.*!?]+|[\s"'()[\]{},;:.*!?]+$/g, '');
-}
-
-function tokens(text: string): string[] {
-  return text.split(/\s+/).map(normalize).filter(Boolean);
+async function groundTruth({ name: doc, pdf, group }: AgreementDoc): Promise<Page[]> {
+  const pages = new Map<number, string[]>();
+  const str = pdf.replace(/\.pdf$/i, '-str.xml');
+  if (existsSync(str)) {
+    const xml = readFileSync(str, 'utf8');
+    for (const region of xml.matchAll(/<region[^>]*\bpage=["'](\d+)["'][^>]*>([\s\S]*?)<\/region>/g)) {
+      const page = Number(region[1]);
+      const cells = pages.get(page) ?? [];
+      for (const c of region[2].matchAll(/<content>([\s\S]*?)<\/content>/g)) cells.push(decodeXml(c[1]));
+      pages.set(page, cells);
+    }
+  } else {
+    for (const t of (await extractDocument(new Uint8Array(readFileSync(pdf)))).tables) {
+      pages.set(t.page, [...(pages.get(t.page) ?? []), ...t.cells.map((c) => c.text)]);
+    }
+  }
+  return [...pages].sort((a, b) => a[0] - b[0]).map(([page, cells]) => ({ doc, pdf, group, page, cells }));
 }
 
 /** Cells of `page` all of whose words are among `read` (empty cells are left out). */
 function cellsRead(page: Page, read: string[]): { cells: number; read: number } {
-  const have = new Set(read.flatMap(tokens));
+  const have = wordSet(read);
   let cells = 0;
   let ok = 0;
   for (const c of page.cells) {
-    const t = tokens(c);
-    if (t.length === 0) continue;
+    if (tokens(c).length === 0) continue;
     cells++;
-    if (t.every((w) => have.has(w))) ok++;
+    if (allRead(c, have)) ok++;
   }
   return { cells, read: ok };
 }
@@ -116,8 +116,7 @@ function tesseractWords(png: string, tessdata: string | null): string[] {
 
 async function readPage(engine: string, p: Page, png: string): Promise<string[]> {
   if (engine === 'text') {
-    const pdf = join(ICDAR_DIR, `${p.doc}.pdf`);
-    return execFileSync('pdftotext', ['-f', String(p.page), '-l', String(p.page), pdf, '-'], { encoding: 'utf8' }).split(/\s+/).filter(Boolean);
+    return execFileSync('pdftotext', ['-f', String(p.page), '-l', String(p.page), p.pdf, '-'], { encoding: 'utf8' }).split(/\s+/).filter(Boolean);
   }
   if (engine === 'program') return tesseractWords(png, null);
   if (engine === 'best') return tesseractWords(png, bestModels());
@@ -145,9 +144,9 @@ async function main(args: string[]): Promise<void> {
   const cache = flag('cache');
   // --cached: only the pages every engine has in the cache (figures in seconds, from earlier runs).
   const cachedOnly = args.includes('--cached');
-  if (!existsSync(ICDAR_DIR)) throw new Error(`the reading measure needs the ICDAR data at ${ICDAR_DIR}`);
-  const docs = readdirSync(ICDAR_DIR).filter((f) => f.endsWith('-str.xml')).map((f) => f.slice(0, -'-str.xml'.length)).sort();
-  const all = docs.flatMap(groundTruth);
+  const dirs = flag('dirs')?.split(',') ?? [ICDAR_DIR, ...textLayerDirs(join(REPO_ROOT, '..', 'shared', 'data'), REPO_ROOT)];
+  const all: Page[] = [];
+  for (const doc of agreementDocs(dirs)) all.push(...(await groundTruth(doc)));
   let pages = spread(all, Number(flag('pages')) || all.length);
   if (cachedOnly && cache) pages = pages.filter((p) => engines.every((e) => existsSync(join(cache, e, `${p.doc}-${p.page}.json`))));
   const work = mkdtempSync(join(tmpdir(), 'tablemill-reading-'));
@@ -157,7 +156,7 @@ async function main(args: string[]): Promise<void> {
   try {
     for (const p of pages) {
       const png = join(work, `${p.doc}-${p.page}.png`);
-      execFileSync('pdftoppm', ['-r', String(DPI), '-png', '-singlefile', '-f', String(p.page), '-l', String(p.page), join(ICDAR_DIR, `${p.doc}.pdf`), png.slice(0, -4)]);
+      execFileSync('pdftoppm', ['-r', String(DPI), '-png', '-singlefile', '-f', String(p.page), '-l', String(p.page), p.pdf, png.slice(0, -4)]);
       const reads = new Map<string, string[]>();
       for (const e of engines) {
         const file = cache ? join(cache, e, `${p.doc}-${p.page}.json`) : null;
@@ -174,16 +173,17 @@ async function main(args: string[]): Promise<void> {
         }
         reads.set(e, words);
         const r = cellsRead(p, words);
-        const t = totals.get(e)!;
-        t.cells += r.cells;
-        t.read += r.read;
+        for (const key of [e, `${e}\u0000${p.group}`]) {
+          if (!totals.has(key)) totals.set(key, { cells: 0, read: 0, ms: [] });
+          totals.get(key)!.cells += r.cells;
+          totals.get(key)!.read += r.read;
+        }
       }
-      const ocr = engines.filter((e) => e !== 'text').map((e) => new Set(reads.get(e)!.flatMap(tokens)));
+      const ocr = engines.filter((e) => e !== 'text').map((e) => wordSet(reads.get(e)!));
       for (const c of p.cells) {
-        const t = tokens(c);
-        if (t.length === 0) continue;
+        if (tokens(c).length === 0) continue;
         anyOf.cells++;
-        if (ocr.some((have) => t.every((w) => have.has(w)))) anyOf.read++;
+        if (ocr.some((have) => allRead(c, have))) anyOf.read++;
       }
       process.stderr.write(`${p.doc} p${p.page}: ${engines.map((e) => `${e} ${cellsRead(p, reads.get(e)!).read}`).join(', ')} of ${cellsRead(p, []).cells}\n`);
     }
@@ -192,10 +192,12 @@ async function main(args: string[]): Promise<void> {
     if (bestDir) rmSync(bestDir, { recursive: true, force: true });
     await closeOcr();
   }
-  console.log(`reading measure: ICDAR 2013 eu, ${pages.length} pages at ${DPI} dpi, ground-truth cells whose words all appear on the page`);
+  console.log(`reading measure: ${pages.length} pages at ${DPI} dpi, table cells (ICDAR ground truth, else the text layer's tables) whose words all appear on the page`);
   console.log('engine      cells read   share   median ms/page (this run)');
-  for (const [e, t] of totals) {
-    console.log(`${e.padEnd(10)} ${`${t.read}/${t.cells}`.padStart(11)}  ${((100 * t.read) / t.cells).toFixed(1).padStart(5)} %   ${t.ms.length ? median(t.ms).toFixed(0) : 'cached'}`);
+  for (const [key, t] of totals) {
+    const [e, group] = key.split('\u0000');
+    const label = group ? `  ${group}` : e;
+    console.log(`${label.padEnd(14)} ${`${t.read}/${t.cells}`.padStart(11)}  ${((100 * t.read) / t.cells).toFixed(1).padStart(5)} %   ${group ? '' : t.ms.length ? median(t.ms).toFixed(0) : 'cached'}`);
   }
   if (engines.filter((e) => e !== 'text').length > 1) console.log(`any OCR engine of this run: ${anyOf.read}/${anyOf.cells} ${((100 * anyOf.read) / anyOf.cells).toFixed(1)} %`);
 }

@@ -1,7 +1,8 @@
 /**
- * The ICDAR 2013 structure measure, for tests: adjacency relations between neighbouring non-empty
- * cells (right and down), compared on whitespace-free NFKC text; precision and recall per
- * document, averaged over documents; F1 of the two averages. The same measure as the development
+ * The ICDAR 2013 structure measure, for the tests and the agreement measure (agreement.ts):
+ * adjacency relations between neighbouring non-empty cells (right and down), compared on
+ * whitespace-free NFKC text; precision and recall per document, averaged over documents; F1 of
+ * the two averages. The same measure as the development
  * scorer (`icdar2013.py` of the development data), so a test needs nothing outside the repository.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
