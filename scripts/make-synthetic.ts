@@ -3,8 +3,10 @@
  * over-fitting independent of ICDAR and of the layout fixtures: DIR/syn-NNN.pdf and
  * DIR/syn-NNN-str.xml, scored by ../shared/eval/icdar2013.py like the ICDAR folder. Fonts,
  * sizes, column gaps, rulings, header groups, two-line headers, blank rows, dot leaders, fake
- * bold and landscape tables vary from table to table.
- * Run: `node bin/run-ts.js scripts/make-synthetic.ts [DIR] [--docs=N] [--pages=N] [--seed=N]`
+ * bold and landscape tables vary from table to table. `--furniture` adds a running header and a
+ * footer with the page number to every page (no table of the ground truth; the tables drawn are
+ * the same as without it).
+ * Run: `node bin/run-ts.js scripts/make-synthetic.ts [DIR] [--docs=N] [--pages=N] [--seed=N] [--furniture]`
  * (default .tmp/synthetic, 60 documents of 5 pages, seed 1).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -16,6 +18,7 @@ const args = process.argv.slice(2);
 const opt = (name: string, def: number) => Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const DIR = resolve(args.find((a) => !a.startsWith('--')) ?? '.tmp/synthetic');
 const DOCS = opt('docs', 60), PAGES = opt('pages', 5), SEED = opt('seed', 1);
+const FURNITURE = args.includes('--furniture');
 
 const PAGE: [number, number] = [595.28, 841.89];
 const MARGIN = 45;
@@ -111,6 +114,21 @@ const PROSE = [
 
 interface Placed { spec: TableSpec; page: number }
 
+/** A report's running header and footer, two lines each, set apart at both ends of the line, in the margins. */
+function drawFurniture(page: PDFPage, font: PDFFont, n: number, d: number): void {
+  const [W, H] = PAGE;
+  const size = 8;
+  const right = (text: string, y: number) => page.drawText(text, { x: W - MARGIN - font.widthOfTextAtSize(text, size), y, size, font });
+  page.drawText(`Statistical report ${2000 + d}`, { x: MARGIN, y: H - 20, size, font });
+  right(`Regional accounts, edition ${(d % 4) + 1}`, H - 20);
+  page.drawText(`Chapter ${d % 5 + 1}: Prices and volumes`, { x: MARGIN, y: H - 30, size, font });
+  right(`ISSN 1234-${5600 + d}`, H - 30);
+  page.drawText('Office of Statistics', { x: MARGIN, y: 26, size, font });
+  right(`Page ${n} of ${PAGES}`, 26);
+  page.drawText('www.statistics.example', { x: MARGIN, y: 16, size, font });
+  right(`Published ${10 + d} March 2026`, 16);
+}
+
 /** Fills one page; returns the tables it holds. */
 function fillPage(page: PDFPage, font: PDFFont, n: number): Placed[] {
   const [W, H] = PAGE;
@@ -180,7 +198,11 @@ for (let d = 1; d <= DOCS; d++) {
   doc.setProducer('tablemill make-synthetic');
   const font = await doc.embedFont(pick(FONTS));
   const placed: Placed[] = [];
-  for (let p = 1; p <= PAGES; p++) placed.push(...fillPage(doc.addPage(PAGE), font, p));
+  for (let p = 1; p <= PAGES; p++) {
+    const page = doc.addPage(PAGE);
+    placed.push(...fillPage(page, font, p));
+    if (FURNITURE) drawFurniture(page, font, p, d);
+  }
   await writeFile(join(DIR, `${name}.pdf`), await doc.save({ useObjectStreams: false }));
   await writeFile(join(DIR, `${name}-str.xml`), groundTruth(name, placed));
   pages += PAGES;

@@ -14,7 +14,7 @@ import { DEFAULT_EXTRACT_OPTIONS, ExtractError, type ExtractOptions, type Extrac
 import { checkPdfBounds } from './pdf/bounds.js';
 import { openPdf, pdfError } from './pdf/load.js';
 import { textLayout } from './pdf/page.js';
-import { detectTables, stitchTables } from './layout/index.js';
+import { documentTables } from './layout/index.js';
 import { extractLineItems } from './lineitems/index.js';
 import { understandDocument } from './document/index.js';
 import { documentLocale } from './locale/index.js';
@@ -85,7 +85,7 @@ export async function readLayouts(bytes: Uint8Array, opts: ExtractOptions): Prom
 /** The second half of `extractDocument`: tables, line items, fields and totals from the pages. */
 export function resultFromLayouts(layouts: PageLayout[], opts: ExtractOptions): ExtractResult {
   try {
-    const tables = stitchTables(layouts.map(detectTables), layouts);
+    const tables = documentTables(layouts);
     // The locale is worked out once, for the line items and the fields alike.
     const lines = documentLines(layouts);
     const locale = documentLocale(layouts, lines);

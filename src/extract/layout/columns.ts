@@ -93,17 +93,20 @@ function splitByWords(lines: TextLine[], x0: number, x1: number, size: number): 
   const filled = words.filter((ws) => ws.length > 0);
   if (filled.length < 3) return [[x0, x1]];
   const k = Math.floor(filled.length * SPAN_SHARE);
+  const holds = (p: number, q: number) => filled.filter((ws) => ws.some((w) => (w.x0 + w.x1) / 2 > p && (w.x0 + w.x1) / 2 < q)).length >= 2;
   const gaps = lowStretches(projection(words, x0, x1), k, Math.max(1, 0.1 * size) / STEP).filter(([a, b]) => {
 
     const ga = x0 + a * STEP, gb = x0 + b * STEP;
     const both = filled.filter((ws) => ws.some((w) => w.x1 <= ga + STEP) && ws.some((w) => w.x0 >= gb - STEP));
     // The header line has text on both sides too: "Payment 1" … "Payment 15" under one heading
-    // "Text" is one column whose words align. A top line spanning the gutter is a header group;
-    // the line under it is the header.
-    const header = filled[0].some((w) => w.x0 < ga && w.x1 > gb) && filled.length > 1 ? filled[1] : filled[0];
+    // "Text" is one column whose words align. A top line spanning the gutter, or standing on one
+    // side of it only over two lines that hold text on both sides, is a header group (over the
+    // columns right or left of it); the line under it is the header.
+    const oneSided = (i: number) => filled.length > i && !both.includes(filled[i]);
+    const group = filled[0].some((w) => w.x0 < ga && w.x1 > gb) || (oneSided(0) && !oneSided(1) && !oneSided(2));
+    const header = group && filled.length > 1 ? filled[1] : filled[0];
     if (both.length < 3 || both.length < 0.6 * filled.length || !both.includes(header)) return false;
     // Text of its own on either side (the hole a spanning header leaves at a column's edge is no gutter).
-    const holds = (p: number, q: number) => filled.filter((ws) => ws.some((w) => (w.x0 + w.x1) / 2 > p && (w.x0 + w.x1) / 2 < q)).length >= 2;
     if (!holds(x0, ga) || !holds(gb, x1)) return false;
     // A column edge: the words just left of it end together (right-aligned) or those just
     // right of it start together (left-aligned); the inner spaces of text cells do neither.
@@ -128,7 +131,10 @@ function splitByWords(lines: TextLine[], x0: number, x1: number, size: number): 
     if (goesOn.length >= SAME_SHARE * both.length) return false;
     return aligned(ends, ALIGN_EM * size) || aligned(starts, ALIGN_EM * size);
   });
-  return cut(x0, x1, gaps);
+  // Two gutters with no text of its own between them part one column, not two.
+  const kept: [number, number][] = [];
+  for (const g of gaps) if (holds(kept.length ? x0 + kept[kept.length - 1][1] * STEP : x0, x0 + g[0] * STEP)) kept.push(g);
+  return cut(x0, x1, kept);
 }
 
 /**

@@ -16,7 +16,16 @@ import { withHeaderAbove, withHeaderTables } from './header.js';
 import { withMisreadsRight } from './misreads.js';
 import { withRuledSections } from './sections.js';
 
-export { stitchTables } from './stitch.js';
+import { stitchTables } from './stitch.js';
+import { withoutFurniture } from './furniture.js';
+
+export { stitchTables };
+
+/** A document's tables: each page's, without its running header and footer, stitched across page breaks. */
+export function documentTables(layouts: PageLayout[]): Table[] {
+  const body = withoutFurniture(layouts);
+  return stitchTables(body.map(detectTables), body);
+}
 
 const inside = (w: Word, b: BBox) => {
   const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
