@@ -62,6 +62,13 @@ describe('closed request bodies', () => {
     expect(ndjson).not.toContain('evil');
   });
 
+  it('a line item without a source (as results gave them before sources existed) is read as from the engine', async () => {
+    const { source: _source, ...bare } = item();
+    const res = await correct({ line_items: [bare] });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).line_items[0].source).toBe('engine');
+  });
+
   it('body values are not coerced to another type; query strings still are', async () => {
     await expect400(await api(h, 'POST', '/v1/batches/loose/process', { custom_fields: [{ name: 'po', labels: 'x' }] }), 'labels as a string');
     await expect400(await api(h, 'POST', '/v1/batches/loose/process', { custom_fields: [{ name: 'po', labels: [1] }] }), 'labels as numbers');

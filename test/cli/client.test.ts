@@ -44,7 +44,7 @@ describe('tablemill convert', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('uploaded 5 files');
-    expect(r.stderr).toContain(`skipped ${join(dir, 'notes.txt')}: not a PDF or image (.txt;`);
+    expect(r.stderr).toContain(`skipped ${join(dir, 'notes.txt')}: not a PDF, image or invoice XML (.txt;`);
     expect(r.stderr).not.toContain('\x1b['); // not a terminal: no bars
     expect(r.stderr).toContain('5 succeeded, 0 failed');
 
@@ -108,8 +108,8 @@ describe('tablemill convert', () => {
     writeFileSync(join(dir, 'README'), 'no extension');
     const folder = cli(['convert', dir, '--out', join(dir, '..', 'folder.json')]);
     expect(folder.status, folder.stderr).toBe(0);
-    expect(folder.stderr).toContain(`skipped ${join(dir, 'letter.docx')}: not a PDF or image (.docx;`);
-    expect(folder.stderr).toContain(`skipped ${join(dir, 'README')}: not a PDF or image (no extension;`);
+    expect(folder.stderr).toContain(`skipped ${join(dir, 'letter.docx')}: not a PDF, image or invoice XML (.docx;`);
+    expect(folder.stderr).toContain(`skipped ${join(dir, 'README')}: not a PDF, image or invoice XML (no extension;`);
     expect(folder.stderr).toContain('uploaded 1 files');
     const byFolder = /batch (March-scans-[0-9a-f]{4}): 1 succeeded/.exec(folder.stderr)?.[1];
     expect(byFolder, folder.stderr).toBeDefined();

@@ -24,6 +24,8 @@ const LineItemInputSchema = Type.Object(
     currency: Type.Unsafe<string | null>({ type: ['string', 'null'], pattern: '^[A-Z]{3}$', description: 'an ISO 4217 code' }),
     cells: Type.Record(Type.String(), Text(), { maxProperties: 100, propertyNames: { maxLength: MAX_VALUE_LENGTH }, description: 'header text → cell text' }),
     flags: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20 }),
+    // A client that corrects items as the results gave them before sources existed sends none: read as `engine`.
+    source: Type.Optional(LineItemSchema.properties.source),
   },
   { additionalProperties: false, title: 'LineItemInput' },
 );
