@@ -61,7 +61,7 @@ export function otherCode(a: string, b: string): boolean {
 
 /** How much of a vendor's name (its trigrams) the head must print. */
 const MIN_NAME = 0.7;
-/** How alike (trigram Jaccard) two heads must be to be one vendor's without its name: two readings of a receipt 0.4–1, two shops' up to 0.35 on sroie-dev. */
+/** How alike (trigram Jaccard) two heads must be to be one vendor's without its name: two readings of one shop's receipt 0.4–1, two shops' receipts up to 0.35 (measured on scanned Malaysian receipts). */
 const MIN_HEAD = 0.5;
 
 /**
@@ -97,7 +97,7 @@ export function readWithMemory(mem: VendorMemory, pages: StoredPage[]): { read: 
   return { read, unlabelled };
 }
 
-/** How much of a learned address (its trigrams) the first page must print for it to be this document's: a branch's other address shares its town at most (0.28–0.44 on sroie-dev), a poor reading of the same one keeps half (0.51). */
+/** How much of a learned address (its trigrams) the first page must print for it to be this document's: a branch's other address shares its town at most (0.28–0.44 on scanned receipts), a poor reading of the same one keeps half (0.51). */
 const MIN_ADDRESS = 0.5;
 
 function printed(value: string, pages: StoredPage[]): boolean {

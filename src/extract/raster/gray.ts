@@ -155,7 +155,7 @@ export const INK_DARKER = 0.15;
 const MIN_INK_DARKER = 0.06;
 /**
  * Ink whose contrast with the paper is below this is faint (thermal or dot-matrix print). Small
- * anti-aliased type on white has a grey median too (0.36–0.44 on ctdar-train's report pages):
+ * anti-aliased type on white has a grey median too (0.36–0.44 on rendered annual-report pages):
  * its strokes are whole at 15 %, and a looser test there merged glyphs and lost table cells.
  */
 const FAINT_CONTRAST = 0.34;

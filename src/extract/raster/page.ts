@@ -141,7 +141,7 @@ async function recognize(img: GrayImage, dpi: number, glyph: number, opts: Extra
 /**
  * `auto` reads with Tesseract alone, except a page it reads unsure all over (median confidence
  * of its words below this): there PP-OCR reads the page too and the two readings are voted. On
- * sroie-dev's receipts, the 19 of 100 below 0.8 (dot-matrix and faded thermal print, grey
+ * 100 scanned shop receipts, the 19 below 0.8 (dot-matrix and faded thermal print, grey
  * photos) held 41 of the 104 wrong fields, and PP-OCR read 35 of their 39 date and total
  * tokens where Tesseract read 24. Clean pages (ICDAR's eu pages, median 0.9 and more) are
  * never read twice, so there `auto` costs what `fast` costs.
