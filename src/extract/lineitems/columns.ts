@@ -6,7 +6,8 @@
 import type { Grid } from './grid.js';
 import { isNumeric, normalizeText, parseNumber } from '../locale/numbers.js';
 import { cellNumber, cellNumberAny, stackedNumber } from './cells.js';
-import { headerLang, headerRole, summaryKind, type ColumnRole, type Lang } from './vocabulary.js';
+import { isRate, twoFigures } from './glued.js';
+import { VAT_RATES, headerLang, headerRole, summaryKind, type ColumnRole, type Lang } from './vocabulary.js';
 
 /** How a table's columns were read. `roles[col]` is null for a column we do not use. */
 export interface ColumnMap {
@@ -22,11 +23,13 @@ export interface ColumnMap {
 /**
  * Header rows as [first, end): the rows among the first four with ≥ 2 different header words
  * and none a number; a title row above them (`Items`) is not part of the header. Without such a
- * row, the detector's `header_rows`.
+ * row, or where those name neither the text nor a price or an amount, a row further down naming
+ * the text, a price or an amount and one more column; else the detector's `header_rows`.
  */
 export function headerRange(grid: Grid): [number, number] {
   let first = -1;
   let end = 0;
+  let named = new Set<ColumnRole>();
   for (let r = 0; r < Math.min(4, grid.rows); r++) {
     // Distinct roles, so a title cell spanning the columns (`Items`) does not count once per column.
     const roles = new Set<ColumnRole>();
@@ -41,7 +44,21 @@ export function headerRange(grid: Grid): [number, number] {
     if (numbers === 0 && roles.size >= 2) {
       if (first < 0) first = r;
       end = r + 1;
+      named = new Set([...named, ...roles]);
     } else if (first >= 0) break;
+  }
+  if (!named.has('description') || !(named.has('amount') || named.has('unit_price'))) {
+    // An item table the detector joined to the block above it (references, addresses): its
+    // header further down, naming the text, a price or amount and one more column.
+    for (let r = 4; r < grid.rows - 1; r++) {
+      const roles = new Set<ColumnRole>();
+      for (let c = 0; c < grid.cols; c++) {
+        const t = grid.text(r, c);
+        const role = t && !isNumeric(t) ? headerRole(t) : null;
+        if (role) roles.add(role);
+      }
+      if (roles.size >= 3 && roles.has('description') && (roles.has('amount') || roles.has('unit_price'))) return [r, r + 1];
+    }
   }
   return first >= 0 ? [first, end] : [0, Math.min(grid.table.header_rows, grid.rows)];
 }
@@ -53,15 +70,19 @@ interface ColumnStats {
   integers: number[];
   values: number[];
   letters: number;
+  /** Cells holding a rate and a figure side by side (`19 % 573,00`). */
+  glued: number;
 }
 
 function stats(grid: Grid, col: number, from: number, quantity: boolean): ColumnStats {
-  const s: ColumnStats = { filled: 0, numeric: 0, percent: 0, integers: [], values: [], letters: 0 };
+  const s: ColumnStats = { filled: 0, numeric: 0, percent: 0, integers: [], values: [], letters: 0, glued: 0 };
   for (let r = from; r < grid.rows; r++) {
     const t = grid.text(r, col);
     if (!t || rowIsSummary(grid, r)) continue;
     s.filled++;
-    const n = cellNumberAny(t, quantity) ?? stackedNumber(t, quantity);
+    const pair = twoFigures(t, 'dot') ?? twoFigures(t, 'comma');
+    if (pair && isRate(pair[0].n)) s.glued++;
+    const n = cellNumberAny(t, quantity) ?? stackedNumber(t, quantity) ?? pair?.[1].n;
     if (n) {
       s.numeric++;
       s.values.push(n.value);
@@ -98,12 +119,19 @@ function rowIsSummary(grid: Grid, r: number): boolean {
   return rows[r]!;
 }
 
+/** Whether row `r` is a subtotal, tax or total line with its figure (not a carried-forward or opening balance). */
+function opensWithTotal(grid: Grid, r: number): boolean {
+  if (r >= grid.rows || !rowIsSummary(grid, r)) return false;
+  for (let c = 0; c < grid.cols; c++) {
+    const t = grid.text(r, c);
+    if (t && !isNumeric(t)) return ['subtotal', 'tax', 'total'].includes(summaryKind(t) ?? '');
+  }
+  return false;
+}
+
 function isNumericColumn(s: ColumnStats): boolean {
   return s.filled > 0 && s.numeric / s.filled >= 0.6 && s.percent / s.filled < 0.5;
 }
-
-/** VAT rates the EU, Switzerland, Japan and others use, in percent. */
-const VAT_RATES = new Set([0, 2.1, 2.5, 2.6, 3, 3.7, 3.8, 4, 5, 5.5, 6, 7, 7.7, 8, 8.1, 9, 10, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27]);
 
 /** A column of VAT rates printed without `%`: two figures or more, every one a common rate, two different ones at most. */
 function isRateColumn(s: ColumnStats): boolean {
@@ -208,7 +236,11 @@ export function mapColumns(grid: Grid, inherited?: ColumnMap): ColumnMap {
     const c = roles.indexOf(role);
     if (c >= 0 && colStats[c]!.filled > 0 && colStats[c]!.numeric === 0) roles[c] = null;
   }
+  // A tax rate and the amount beside it read as one column (`MwSt Gesamt`: `19 % 573,00`): the amount.
+  const glued = roles.findIndex((r, c) => (r === 'tax' || r === 'vat_rate') && colStats[c]!.glued * 2 > colStats[c]!.filled);
+  if (glued >= 0 && !roles.includes('amount')) roles[glued] = 'amount';
   fillFromNumbers(grid, headerRows, roles, colStats, numeric);
+  settleByArithmetic(grid, headerRows, roles, colStats);
 
   const langCount = new Map<Lang, number>();
   for (const h of headers) {
@@ -221,8 +253,10 @@ export function mapColumns(grid: Grid, inherited?: ColumnMap): ColumnMap {
   const bodyRows = grid.rows - headerRows;
   // Tax by rate (rate, base, tax) or a row of totals (net, VAT, gross): figures, but no item text and no count.
   const breakdown = (roles.includes('tax') || roles.includes('vat_rate')) && !roles.includes('description') && !roles.includes('quantity');
+  // A block of totals (`Montant Total HT 1.245,30`, `Remise HT 0,00`, …): its first row is a total with its figure.
+  const totalsBlock = opensWithTotal(grid, headerFrom) || (bodyRows > 0 && opensWithTotal(grid, headerRows));
   let score = 0;
-  if (moneyCol >= 0 && colStats[moneyCol]!.numeric > 0 && bodyRows > 0 && !breakdown) {
+  if (moneyCol >= 0 && colStats[moneyCol]!.numeric > 0 && bodyRows > 0 && !breakdown && !totalsBlock) {
     const fromHeader = headerRows > 0 ? 1 : 0.5;
     for (const r of new Set(roles)) if (r) score += (WEIGHT[r] ?? 0) * fromHeader;
     score += Math.min(2, colStats[moneyCol]!.numeric * 0.2);
@@ -294,4 +328,29 @@ function fillFromNumbers(
     const counts = s[c]!.integers.length === s[c]!.numeric && s[c]!.integers.every((v) => v < 1000);
     roles[c] = counts ? 'quantity' : 'unit_price';
   }
+}
+
+/**
+ * Quantity, unit price and amount as their arithmetic says, where a header put them otherwise
+ * (a header word read over the wrong column of a scan): the amount is the column that is the
+ * product of the other two in most rows; of its two factors, a column of counts is the quantity
+ * when the other prints cents.
+ */
+function settleByArithmetic(grid: Grid, from: number, roles: (ColumnRole | null)[], s: ColumnStats[]): void {
+  const cols = (['quantity', 'unit_price', 'amount'] as const).map((r) => roles.indexOf(r));
+  if (cols.some((c) => c < 0)) return;
+  const [q, p, a] = cols as [number, number, number];
+  const rows = Math.max(s[q]!.numeric, s[p]!.numeric, s[a]!.numeric);
+  const header = productHits(grid, from, q, p, a);
+  let [nq, np, na] = [q, p, a];
+  for (const [x, y, z] of [[q, a, p], [p, a, q]] as const) {
+    const hits = productHits(grid, from, x, y, z);
+    if (hits > header && hits >= Math.max(2, rows * 0.5)) [nq, np, na] = [x, y, z];
+  }
+  // Prices print cents (`1,180.00`), counts print none (`1`); hours (`7.5`) are counts with a fraction.
+  const texts = (c: number) => Array.from({ length: grid.rows - from }, (_, i) => grid.text(from + i, c)).filter((t) => /\d/.test(t));
+  const cents = (c: number) => texts(c).length > 0 && texts(c).every((t) => /\d[.,]\d{2}\D*$/.test(t));
+  const counts = (c: number) => texts(c).length > 0 && texts(c).every((t) => /^\D*\d+\D*$/.test(t));
+  if (cents(nq) && counts(np) && productHits(grid, from, nq, np, na) >= Math.max(1, rows * 0.5)) [nq, np] = [np, nq];
+  [roles[nq], roles[np], roles[na]] = ['quantity', 'unit_price', 'amount'];
 }

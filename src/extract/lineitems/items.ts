@@ -9,7 +9,8 @@ import { cents, currencyOf, parseNumber, type Convention } from '../locale/numbe
 import { cellNumber } from './cells.js';
 import { splitMergedRow } from './merged.js';
 import type { SummaryLine } from './summary.js';
-import { startsWithPosition, summaryKind, type ColumnRole } from './vocabulary.js';
+import { isChargeLabel, namesRate, startsWithPosition, summaryKind, type ColumnRole } from './vocabulary.js';
+import { multiplies, unglue } from './glued.js';
 
 /** One table's contribution: its items and the summary rows found inside it. */
 export interface TableRows {
@@ -51,7 +52,8 @@ export function readRows(
   const col = (r: ColumnRole) => map.roles.indexOf(r);
   const keys = cellKeys(map);
   const qcol = map.roles.indexOf('quantity');
-  const num = (t: string, c: number) => (t ? cellNumber(t, convs[c] ?? null, c === qcol) : null);
+  // Eight digits and more without a mark (an EAN, an article number) are no count and no price.
+  const num = (t: string, c: number) => (t && !/^\d{8,}$/.test(t.trim()) ? cellNumber(t, convs[c] ?? null, c === qcol) : null);
   const isNumberCol = (c: number) => map.roles[c] !== null && NUMBER_ROLES.includes(map.roles[c]!);
   const headerCurrency = map.headers.map((h) => currencyOf(h)).find((c) => c) ?? null;
 
@@ -78,8 +80,17 @@ export function readRows(
     if (split && split.every((x) => dc < 0 || x.texts[dc])) return split;
     return [{ texts, boxes: texts.flatMap((t, c) => (t ? [grid.at(r, c)!.bbox] : [])) }];
   };
+  // Columns most of whose figures print cents (`12.50`, `1.234,00`).
+  const printsCents = map.roles.map((_, c) => {
+    const texts = Array.from({ length: grid.rows - map.headerRows }, (_, i) => grid.text(map.headerRows + i, c)).filter((t) => /\d/.test(t));
+    return texts.length >= 2 && texts.filter((t) => /\d[.,]\d{2}(?!\d)/.test(t)).length * 2 > texts.length;
+  });
   const body: { r: number; texts: string[]; boxes: BBox[] }[] = [];
-  for (let r = map.headerRows; r < grid.rows; r++) for (const part of rowsOf(r)) body.push({ r, ...part });
+  const gluedCols = { quantity: qc, unit_price: pc, amount: col('amount') };
+  const rateHeader = (c: number) => namesRate(map.headers[c]!);
+  for (let r = map.headerRows; r < grid.rows; r++) {
+    for (const part of rowsOf(r)) body.push({ r, ...part, texts: unglue(part.texts, gluedCols, num, (c) => convs[c] ?? null, rateHeader) });
+  }
   for (const { r, texts, boxes } of body) {
     if (texts.every((t) => !t)) continue;
     const summary = readSummaryRow(texts, map, num);
@@ -95,6 +106,16 @@ export function readRows(
     // A receipt's adjustment and payment lines (rounding, service charge, cash, change) are not items.
     if (dc >= 0 && ADJUSTMENT.test(texts[dc]!.trim())) continue;
     const counted = has(texts, qc) || has(texts, pc);
+    if (!counted && isChargeRow(texts, num)) {
+      // A charge under a title line without figures (`Compute service`, then `Charges $45.10`) is that
+      // title's amount; under an item, or below the items, it repeats an item or adjusts the total.
+      const last = raw[raw.length - 1];
+      const page = rowPage(grid.table, r);
+      if (last && !last.texts.some((t, c) => isNumberCol(c) && num(t, c) !== null)) raw.push({ row: r, texts: texts.map((t, c) => (isNumberCol(c) ? t : '')), boxes, page });
+      // `Charges: vCPU` under its service: a breakdown kept in the item's cells.
+      else if (last && SUB_ROW.test(texts.filter(Boolean).join(' '))) raw.push({ row: r, texts, boxes, page, sub: true });
+      continue;
+    }
     // Under the subtotal of items that had counts or prices, a line with neither (shipping,
     // rounding, `Rechnungssumme brutto`, a payment note) belongs to the totals, not the items.
     if (inSummary && priced && !counted) continue;
@@ -115,6 +136,10 @@ export function readRows(
     const prev = rows[rows.length - 1];
     // A group of text rows still waiting for its figures.
     const open = !!prev && !prev.some(hasNumbers);
+    if (x.sub) {
+      prev?.push(x);
+      continue;
+    }
     if (hasNumbers(x)) {
       if (open && dc >= 0 && (titled || !x.texts[dc])) prev!.push(x);
       else rows.push([x]);
@@ -163,7 +188,12 @@ export function readRows(
     // A receipt's `2 x Coffee`: the count is printed before the description, not in a column.
     const counted = quantity === null && description ? COUNT_PREFIX.exec(description) : null;
     if (counted) [quantity, description] = [parseNumber(counted[1]!, convs[dc] ?? null)?.value ?? null, counted[2]!];
-    const unitPrice = value('unit_price');
+    let unitPrice = value('unit_price');
+    // A figure whose decimal mark the scan lost (`600` for `6.00`) in a column that prints cents:
+    // a hundredth of it, where that makes quantity × unit price = amount.
+    const lost = (role: ColumnRole) => col(role) >= 0 && printsCents[col(role)]! && /^\D*\d{3,}\D*$/.test(first.texts[col(role)]!);
+    if (amount !== null && lost('amount') && !multiplies(quantity, unitPrice, amount) && multiplies(quantity, unitPrice, amount / 100)) amount = cents(amount / 100);
+    if (unitPrice !== null && lost('unit_price') && !multiplies(quantity, unitPrice, amount) && multiplies(quantity, unitPrice / 100, amount)) unitPrice = cents(unitPrice / 100);
     const cc = col('currency');
     const currency =
       (cc >= 0 ? currencyOf(merged[cc]!) : null) ??
@@ -242,6 +272,12 @@ function foldSubRows(rows: RawRow[][], value: (x: RawRow, role: ColumnRole) => n
     if (n === 0 || !(marked || (n >= 2 && Math.abs(sum - total) <= 0.011))) continue;
     for (const g of rows.splice(i + 1, n)) rows[i]!.push(...g.map((x) => ({ ...x, sub: true })));
   }
+}
+
+/** A row whose text is a charge or deduction label (`Charges`, `Shipping`, `Remise HT`) beside its figures. */
+function isChargeRow(texts: string[], num: (t: string, c: number) => ReturnType<typeof parseNumber>): boolean {
+  const labels = texts.filter((t, c) => t && !num(t, c));
+  return labels.length > 0 && texts.some((t, c) => t && num(t, c)) && isChargeLabel(labels.join(' '));
 }
 
 /** `2 x Coffee`, `3× Bagel`, `2 * Brötchen`: a count, a times sign, the description. */

@@ -90,6 +90,15 @@ export function headerLang(header: string): Lang | null {
   return null;
 }
 
+/** VAT rates the EU, Switzerland, Japan and others use, in percent. */
+export const VAT_RATES = new Set([0, 2.1, 2.5, 2.6, 3, 3.7, 3.8, 4, 5, 5.5, 6, 7, 7.7, 8, 8.1, 9, 10, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27]);
+
+/** A header that names a tax or a rate (`VAT [%] Net`, `MwSt Gesamt`): a figure of its cells may be a rate. */
+export function namesRate(header: string): boolean {
+  const h = normalizeText(header).toLowerCase();
+  return TAX.test(h) || h.includes('%');
+}
+
 /** What a summary row says it is. `carry` is a page total carried forward: neither an item nor a total. */
 export type SummaryKind = 'subtotal' | 'tax' | 'total' | 'carry' | 'balance_open' | 'balance_close';
 
@@ -140,4 +149,17 @@ export function summaryKind(label: string): SummaryKind | null {
   if (starts(/^(vat|tax|sales tax|gst|mwst|ust|umsatzsteuer|mehrwertsteuer|iva|btw|tva|消費税|内消費税)/, l)) return 'tax';
   if (/^(zzgl|plus|\+|add\b|davon|incl|inkl|enth|dont|de los cuales|waarvan)/.test(l) && TAX.test(l)) return 'tax'; // `zzgl. 19 % MwSt.`, `Add GST @ 6%`
   return null;
+}
+
+/**
+ * A label of a charge or deduction printed beside the items rather than as one: charges,
+ * shipping, freight, handling, postage, a discount (en, de, fr, nl, es, it, pt). Such a row with
+ * an amount alone is no item.
+ */
+export function isChargeLabel(label: string): boolean {
+  const l = normalizeText(label)
+    .toLowerCase()
+    .replace(/[:：]\s*$/, '')
+    .trim();
+  return /^((net |total |other |additional |service )?charges?|sur-?charges?(\/charges?)?|shipping( (and|&) handling| costs?| fees?)?|s ?& ?h|freight|handling( fees?)?|postage|delivery (charges?|fees?|costs?)|discounts?|rebates?|allowances?|credits?|versand(kosten)?|porto|fracht(kosten)?|zuschlag|nachlass|rabatt|skonto|frais( de (port|livraison|transport|dossier))?|remise|escompte|verzend(kosten|ing)|vracht(kosten)?|korting|gastos( de (env[ií]o|transporte))?|portes|descuento|spese( di (spedizione|trasporto))?|sconto|frete|desconto)(\b|$)(?!\s*\p{L}{4,})/u.test(l);
 }
