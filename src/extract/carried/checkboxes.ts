@@ -5,6 +5,7 @@
  * holds ink (a tick or a cross covers more than 8 % of it; an empty box's inside is paper).
  */
 import sharp from 'sharp';
+import type { GrayImage } from '../raster/gray.js';
 import type { BBox, KeyValuePair, PageLayout, Word } from '../types.js';
 
 const EMPTY = new Set(['☐', '□', '❏', '❑']);
@@ -55,16 +56,26 @@ export function glyphCheckboxes(layouts: PageLayout[]): KeyValuePair[] {
 }
 
 /**
- * Square outlines of ink on a page image (`bytes`, read as `layout`): each side 0.6–2.5 times the
- * page's median word height, its four edges at least 85 % dark.
+ * Square outlines of ink on an image file's page (`bytes`, read as `layout`): the page decoded
+ * grey at the layout's size (its units are the image's pixels), then `checkboxesInInk`.
  */
 export async function inkCheckboxes(bytes: Uint8Array, layout: PageLayout): Promise<KeyValuePair[]> {
+  if (!layout.words.length) return [];
+  const { data, info } = await sharp(bytes, { page: layout.page - 1, limitInputPixels: false }).rotate().resize(Math.round(layout.width), Math.round(layout.height), { fit: 'fill' }).greyscale().raw().toBuffer({ resolveWithObject: true });
+  return checkboxesInInk({ data, width: info.width, height: info.height }, 1, layout);
+}
+
+/**
+ * Square outlines of ink on a page image (`gray`, `scale` pixels a unit of `layout`, the page's
+ * reading): each side 0.6–2.5 times the page's median word height, its four edges at least 85 %
+ * dark. Boxes are in the layout's units.
+ */
+export function checkboxesInInk(gray: GrayImage, scale: number, layout: PageLayout): KeyValuePair[] {
   const heights = layout.words.map((w) => w.y1 - w.y0).sort((a, b) => a - b);
   if (!heights.length) return [];
-  const { data, info } = await sharp(bytes, { page: layout.page - 1, limitInputPixels: false }).rotate().resize(Math.round(layout.width), Math.round(layout.height), { fit: 'fill' }).greyscale().raw().toBuffer({ resolveWithObject: true });
-  const { width: w, height: h } = info;
+  const { data, width: w, height: h } = gray;
   const dark = (x: number, y: number) => data[y * w + x]! < 128;
-  const textH = heights[Math.floor(heights.length / 2)]!;
+  const textH = heights[Math.floor(heights.length / 2)]! * scale;
   const [minSide, maxSide] = [Math.max(6, Math.round(textH * 0.6)), Math.round(textH * 2.5)];
   const taken: BBox[] = [];
   const out: KeyValuePair[] = [];
@@ -87,14 +98,14 @@ export async function inkCheckboxes(bytes: Uint8Array, layout: PageLayout): Prom
       if (taken.some((b) => x0 >= b[0] - 2 && x0 <= b[2] && y >= b[1] - 2 && y <= b[3])) continue;
       const edges = [covered(side, (i) => dark(x0 + i, y + side) || dark(x0 + i, y + side - 1)), covered(side, (i) => dark(x0, y + i) || dark(x0 + 1, y + i)), covered(side, (i) => dark(x0 + side, y + i) || dark(x0 + side - 1, y + i))];
       if (edges.some((e) => e < 0.85)) continue;
-      const box: BBox = [x0, y, x0 + side, y + side];
-      taken.push(box);
+      taken.push([x0, y, x0 + side, y + side]);
       // The inside, a fifth of the side in from each edge.
       const m = Math.max(2, Math.round(side / 5));
       let ink = 0;
       let all = 0;
       for (let yy = y + m; yy <= y + side - m; yy++) for (let xx = x0 + m; xx <= x0 + side - m; xx++, all++) if (dark(xx, yy)) ink++;
       const selected = all > 0 && ink / all > TICKED_INK;
+      const box: BBox = [x0 / scale, y / scale, (x0 + side) / scale, (y + side) / scale];
       const p = pair(layout.page, box, labelOf(layout.words, box, () => false), selected ? '☒' : '☐', selected, 0.8);
       if (p) out.push(p);
     }

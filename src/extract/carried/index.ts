@@ -9,7 +9,7 @@ import { openPdf } from '../pdf/load.js';
 import type { RenderLimits, RenderedPage } from '../render.js';
 import { ExtractError, type ExtractOptions, type ExtractResult, type Field, type FieldName, type KeyValuePair, type LineItem, type PageLayout, type Warning } from '../types.js';
 import { findPrinted, mismatches, printOf, type Print, type Printed } from './check.js';
-import { glyphCheckboxes, inkCheckboxes } from './checkboxes.js';
+import { checkboxesInInk, glyphCheckboxes, inkCheckboxes } from './checkboxes.js';
 import { readInvoice, type CarriedInvoice } from './invoice.js';
 import { invoicePage, paintInvoicePage, type InvoicePage } from './page.js';
 import { formPairs, invoiceAttachment } from './pdf.js';
@@ -47,7 +47,7 @@ export async function renderXmlPage(bytes: Uint8Array, page: number, width: numb
  */
 export async function readCarried(bytes: Uint8Array, layouts: PageLayout[], result: ExtractResult, opts: ExtractOptions): Promise<ExtractResult> {
   const format = sniffFormat(bytes.subarray(0, 4096));
-  if (format !== XML_TYPE) result = { ...result, key_value_pairs: [...result.key_value_pairs, ...(await printedCheckboxes(bytes, layouts, format))] };
+  if (format !== XML_TYPE) result = { ...result, key_value_pairs: [...result.key_value_pairs, ...(await printedCheckboxes(bytes, layouts, format, opts))] };
   if (opts.embedded === 'ignore') return { ...result, warnings: [] };
   if (format === XML_TYPE) {
     const inv = xmlInvoice(bytes);
@@ -68,7 +68,7 @@ export async function readCarried(bytes: Uint8Array, layouts: PageLayout[], resu
           out.warnings!.push({ code: 'embedded_invalid', field: null, message: `the attached ${attachment.filename} cannot be read (${why}); the page's reading is used`, printed: null });
         }
       }
-      pairs = await formPairs(doc);
+      pairs = await formPairs(doc, bytes);
       out = await readPaymentCodes(out, { pdf: doc, layouts, print, opts });
     } finally {
       await doc.destroy();
@@ -79,16 +79,45 @@ export async function readCarried(bytes: Uint8Array, layouts: PageLayout[], resu
   return pairs.length ? { ...out, key_value_pairs: [...out.key_value_pairs, ...pairs] } : out;
 }
 
+/** Pages whose words were read by OCR (a text layer's words have no confidence). */
+const readByOcr = (layout: PageLayout) => layout.words.some((w) => w.confidence !== null);
+/** How many first pages are searched for boxes of ink (each costs a decode or a render, and a pass over its pixels). */
+const INK_PAGES = 4;
+
 /**
- * The checkboxes a page prints (its reading, `source: "page"`): box glyphs of a PDF's text layer,
- * square outlines of ink on the first pages of an image file.
+ * The checkboxes a page prints (its reading, `source: "page"`): box glyphs of a PDF's words;
+ * square outlines of ink on the first pages of an image file, and on those of a PDF's first pages
+ * that were read by OCR (each rendered again as it was read, in the layout's PDF points).
  */
-async function printedCheckboxes(bytes: Uint8Array, layouts: PageLayout[], format: DocumentFormat | null): Promise<KeyValuePair[]> {
-  if (format === 'application/pdf') return glyphCheckboxes(layouts);
+async function printedCheckboxes(bytes: Uint8Array, layouts: PageLayout[], format: DocumentFormat | null, opts: ExtractOptions): Promise<KeyValuePair[]> {
   if (!format) return [];
   const out: KeyValuePair[] = [];
-  for (const layout of layouts.slice(0, 4)) out.push(...(await inkCheckboxes(bytes, layout).catch(() => [])));
-  return out;
+  if (format !== 'application/pdf') {
+    for (const layout of layouts.slice(0, INK_PAGES)) out.push(...(await inkCheckboxes(bytes, layout).catch(() => [])));
+    return out;
+  }
+  const scanned = layouts.slice(0, INK_PAGES).filter(readByOcr);
+  out.push(...glyphCheckboxes(layouts.filter((l) => !scanned.includes(l))));
+  if (!scanned.length) return out;
+  const { grayOfPdfPage } = await import('../raster/pdf-page.js');
+  const doc = await openPdf(bytes, opts.maxMegapixels).catch(() => null);
+  if (!doc) return out;
+  try {
+    for (const layout of scanned) {
+      const found = await doc
+        .getPage(layout.page)
+        .then(async (page) => {
+          const { gray, scale } = await grayOfPdfPage(page, layout.page, opts, doc);
+          page.cleanup();
+          return checkboxesInInk(gray, scale, layout);
+        })
+        .catch(() => []);
+      out.push(...found);
+    }
+  } finally {
+    await doc.destroy();
+  }
+  return out.sort((a, b) => a.page - b.page);
 }
 
 /** `result` with the invoice's fields, lines and sums; checked against `print` when there is one. */

@@ -61,8 +61,11 @@ export async function paintPdfPage<T>(
   }
 }
 
-/** Renders, OCRs and lays out one PDF page; boxes in PDF points, origin top-left. */
-export async function layoutFromPdfPage(page: PDFPageProxy, pageNumber: number, opts: ExtractOptions, doc?: PDFDocumentProxy): Promise<PageLayout> {
+/**
+ * `page` painted grey as it is read: 300 dpi, the long side capped as an image's (workingScale),
+ * never above the page pixel limit; `scale` is pixels per PDF point.
+ */
+export async function grayOfPdfPage(page: PDFPageProxy, pageNumber: number, opts: ExtractOptions, doc?: PDFDocumentProxy): Promise<{ gray: GrayImage; scale: number }> {
   const base = page.getViewport({ scale: 1 });
   let scale = RENDER_DPI / 72;
   // A poster-sized page at 300 dpi would be hundreds of megapixels: cap the long side the
@@ -73,8 +76,15 @@ export async function layoutFromPdfPage(page: PDFPageProxy, pageNumber: number, 
   const limit = opts.maxMegapixels * 1e6;
   if (base.width * scale * base.height * scale > limit) scale = Math.sqrt(limit / (base.width * base.height));
   // The same grey as an image file's (coloured ink counts dark); pdf.js paints the page white first.
-  const gray: GrayImage = await paintPdfPage(page, pageNumber, scale, doc, (rgba, width, height) =>
+  const gray = await paintPdfPage(page, pageNumber, scale, doc, (rgba, width, height) =>
     rgbToGray(new Uint8Array(rgba.buffer, rgba.byteOffset, rgba.byteLength), 4, width, height),
   );
+  return { gray, scale };
+}
+
+/** Renders, OCRs and lays out one PDF page; boxes in PDF points, origin top-left. */
+export async function layoutFromPdfPage(page: PDFPageProxy, pageNumber: number, opts: ExtractOptions, doc?: PDFDocumentProxy): Promise<PageLayout> {
+  const base = page.getViewport({ scale: 1 });
+  const { gray, scale } = await grayOfPdfPage(page, pageNumber, opts, doc);
   return layoutFromGray(gray, { page: pageNumber, unitsScale: scale, width: base.width, height: base.height, dpi: scale * 72 }, opts);
 }

@@ -1,6 +1,8 @@
-// Printed checkboxes (API.md §4c): square boxes drawn in ink on a scanned page, empty, crossed
-// and ticked, and box glyphs in a text layer, become pairs with source "page" and value.selected.
+// Printed checkboxes (API.md §4c): square boxes drawn in ink on a scanned page (an image file, or
+// a PDF whose page is that image), empty, crossed and ticked, and box glyphs in a text layer,
+// become pairs with source "page" and value.selected.
 import { createCanvas } from '@napi-rs/canvas';
+import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { glyphCheckboxes } from '../../../src/extract/carried/checkboxes.js';
@@ -61,6 +63,22 @@ describe('printed checkboxes', () => {
     expect(Math.abs(y0 - 170)).toBeLessThan(4);
     expect(Math.abs(x1 - 114)).toBeLessThan(4);
     expect(Math.abs(y1 - 204)).toBeLessThan(4);
+  });
+
+  it('reads the boxes of a scanned PDF page, in PDF points', async () => {
+    // The scan as a PDF's only content: 1240×700 pixels at 150 dpi fill a 595.2×336 pt page.
+    const doc = await PDFDocument.create();
+    const scan = await doc.embedJpg(await scannedForm());
+    doc.addPage([595.2, 336]).drawImage(scan, { x: 0, y: 0, width: 595.2, height: 336 });
+    const r = await extractDocument(await doc.save(), { embedded: 'ignore' });
+    const boxes = r.key_value_pairs.filter((p) => p.value.selected !== undefined);
+    expect(boxes.map((p) => [p.key.text, p.value.selected, p.source, p.page])).toEqual([
+      ['Paid by card', false, 'page', 1],
+      ['Paid by transfer', true, 'page', 1],
+      ['Goods received complete', true, 'page', 1],
+    ]);
+    // 80, 170, 114, 204 pixels at 150 dpi.
+    boxes[0]!.value.bbox.forEach((v, i) => expect(Math.abs(v - [38.4, 81.6, 54.7, 97.9][i]!)).toBeLessThan(2));
   });
 
   it('reads box glyphs of a text layer, alone or starting a word', () => {
