@@ -66,7 +66,9 @@ export function unglue(
     const apart = [...out];
     const empty = (k: number) => figureCols.includes(k) && !out[k];
     let filled = true;
-    if (empty(c - 1) && !lead.n.percent) [apart[c - 1], apart[c]] = [lead.text, rest.text];
+    // An article number or EAN before the figure (`05899800555 150`) is no figure of the row.
+    if (/^\d{8,}$/.test(lead.text)) [apart[c], filled] = [rest.text, false];
+    else if (empty(c - 1) && !lead.n.percent) [apart[c - 1], apart[c]] = [lead.text, rest.text];
     else if (empty(c + 1) && !lead.n.percent) [apart[c], apart[c + 1]] = [lead.text, rest.text];
     else if (isRate(lead.n)) [apart[c], filled] = [rest.text, false];
     else continue;

@@ -12,7 +12,8 @@ export interface Grid {
 }
 
 /** The grid of `table`. A cell spanning columns is found from each of them. */
-export function toGrid(table: Table): Grid {
+export function toGrid(source: Table): Grid {
+  const table = splitSharedColumns(source);
   const slots: (Cell | null)[][] = Array.from({ length: table.n_rows }, () => Array<Cell | null>(table.n_cols).fill(null));
   for (const c of table.cells) {
     for (let r = c.row; r < Math.min(table.n_rows, c.row + Math.max(1, c.row_span)); r++) {
@@ -65,4 +66,33 @@ export function rowPages(table: Table): number[] {
 /** The page row `row` of `table` is on. */
 export function rowPage(table: Table, row: number): number {
   return rowPages(table)[row] ?? table.page;
+}
+
+/**
+ * `table` with each column that holds two cells side by side in one row (two columns the
+ * detector gave one index, `Désignation` and `P.U. HT`) split in two at the gap between them;
+ * the table itself when no row has two cells in one column.
+ */
+function splitSharedColumns(table: Table): Table {
+  let t = table;
+  for (let col = table.n_cols - 1; col >= 0; col--) {
+    const gaps: number[] = [];
+    const rows = new Map<number, Cell[]>();
+    for (const c of t.cells) if (c.col === col && c.col_span === 1 && c.text.trim()) rows.set(c.row, [...(rows.get(c.row) ?? []), c]);
+    for (const cells of rows.values()) {
+      if (cells.length !== 2) continue;
+      const [a, b] = [...cells].sort((x, y) => x.bbox[0] - y.bbox[0]) as [Cell, Cell];
+      if (b.bbox[0] > a.bbox[2]) gaps.push((a.bbox[2] + b.bbox[0]) / 2);
+    }
+    if (!gaps.length) continue;
+    const cut = gaps.sort((x, y) => x - y)[gaps.length >> 1]!;
+    const cells = t.cells.map((c) => {
+      if (c.col > col) return { ...c, col: c.col + 1 };
+      if (c.col + c.col_span - 1 < col) return c;
+      if (c.col_span > 1) return { ...c, col_span: c.col_span + 1 };
+      return (c.bbox[0] + c.bbox[2]) / 2 > cut ? { ...c, col: col + 1 } : c;
+    });
+    t = { ...t, n_cols: t.n_cols + 1, cells };
+  }
+  return t;
 }

@@ -111,9 +111,10 @@ export function readRows(
       // title's amount; under an item, or below the items, it repeats an item or adjusts the total.
       const last = raw[raw.length - 1];
       const page = rowPage(grid.table, r);
-      if (last && !last.texts.some((t, c) => isNumberCol(c) && num(t, c) !== null)) raw.push({ row: r, texts: texts.map((t, c) => (isNumberCol(c) ? t : '')), boxes, page });
+      const breakdown = SUB_ROW.test(texts.filter(Boolean).join(' '));
+      if (last && breakdown && !last.texts.some((t, c) => isNumberCol(c) && num(t, c) !== null)) raw.push({ row: r, texts: texts.map((t, c) => (isNumberCol(c) ? t : '')), boxes, page });
       // `Charges: vCPU` under its service: a breakdown kept in the item's cells.
-      else if (last && SUB_ROW.test(texts.filter(Boolean).join(' '))) raw.push({ row: r, texts, boxes, page, sub: true });
+      else if (last && breakdown) raw.push({ row: r, texts, boxes, page, sub: true });
       continue;
     }
     // Under the subtotal of items that had counts or prices, a line with neither (shipping,
@@ -129,6 +130,7 @@ export function readRows(
   // unless the items open with a title line (`PRESTATION SUPPORT`, then its figures with their
   // own details): then each title belongs to the row below it.
   const hasNumbers = (x: RawRow) => x.texts.some((t, c) => isNumberCol(c) && num(t, c) !== null);
+  const ac = col('amount');
   const rows: RawRow[][] = [];
   const titled = opensWithTitles(raw.map(hasNumbers));
   for (let i = 0; i < raw.length; i++) {
@@ -142,6 +144,8 @@ export function readRows(
     }
     if (hasNumbers(x)) {
       if (open && dc >= 0 && (titled || !x.texts[dc])) prev!.push(x);
+      // Figures without text under a row of figures that has no amount: the rest of that item's figures.
+      else if (prev && dc >= 0 && !x.texts[dc] && ac >= 0 && num(x.texts[ac]!, ac) !== null && !prev.some((p) => num(p.texts[ac]!, ac) !== null)) prev.push(x);
       else rows.push([x]);
       continue;
     }
@@ -174,9 +178,14 @@ export function readRows(
         .join('\n'),
     );
     const first = group.find(hasNumbers)!;
+    // An item's figures may stand on two lines (a count beside its text, the prices under it).
+    const figureText = (role: ColumnRole): string => {
+      const c = col(role);
+      return c < 0 ? '' : (group.find((x) => !x.sub && num(x.texts[c]!, c) !== null)?.texts[c] ?? first.texts[c]!);
+    };
     const value = (role: ColumnRole): number | null => {
       const c = col(role);
-      return c >= 0 ? (num(first.texts[c]!, c)?.value ?? null) : null;
+      return c >= 0 ? (num(figureText(role), c)?.value ?? null) : null;
     };
     let amount = value('amount');
     const debit = value('debit');
@@ -191,7 +200,7 @@ export function readRows(
     let unitPrice = value('unit_price');
     // A figure whose decimal mark the scan lost (`600` for `6.00`) in a column that prints cents:
     // a hundredth of it, where that makes quantity × unit price = amount.
-    const lost = (role: ColumnRole) => col(role) >= 0 && printsCents[col(role)]! && /^\D*\d{3,}\D*$/.test(first.texts[col(role)]!);
+    const lost = (role: ColumnRole) => col(role) >= 0 && printsCents[col(role)]! && /^\D*\d{3,}\D*$/.test(figureText(role));
     if (amount !== null && lost('amount') && !multiplies(quantity, unitPrice, amount) && multiplies(quantity, unitPrice, amount / 100)) amount = cents(amount / 100);
     if (unitPrice !== null && lost('unit_price') && !multiplies(quantity, unitPrice, amount) && multiplies(quantity, unitPrice / 100, amount)) unitPrice = cents(unitPrice / 100);
     const cc = col('currency');

@@ -254,6 +254,36 @@ describe('quantity, unit price and amount by their arithmetic', () => {
 });
 
 describe('one row per item, whatever its number of lines', () => {
+  it('two columns the detector gave one index (text and price side by side) are read apart', () => {
+    const t = table([
+      ['Désignation', 'Unité', 'Qté', 'Total HT'],
+      ['Prestation support', 'PCE', '1,00', '60,00'],
+      ['Fournitures papier', 'PCE', '3,00', '90,00'],
+    ]);
+    // The price column shares the description's index: its cells sit right of the text, in the same column.
+    const at = (row: number, text: string, x0: number) => ({ row, col: 0, row_span: 1, col_span: 1, text, bbox: [x0, 100 + row * 20, x0 + 60, 120 + row * 20] as [number, number, number, number], confidence: null });
+    t.cells.push(at(0, 'P.U. HT', 150), at(1, '60,00', 150), at(2, '30,00', 150));
+    for (const c of t.cells) if (c.col === 0 && c.bbox[0] < 150) c.bbox = [50, c.bbox[1], 120, c.bbox[3]];
+    expect(rows(extractLineItems([t], [page([])]).line_items)).toEqual([
+      ['Prestation support', 1, 60, 60],
+      ['Fournitures papier', 3, 30, 90],
+    ]);
+  });
+
+  it('an item whose count stands beside its text and its prices on the line under it is one item', () => {
+    const t = table([
+      ['#', 'Line item description', 'EAN Quantity', 'Unit price', 'Net'],
+      ['1', 'GWDSTG-DIN976-M10X1000', '25,00', '2,06', '51,50'],
+      ['', 'MUELLSACK-BLAU-700X1100', '05899800555 150', '', ''],
+      ['2', '', '', '49,29', '7.393,50'],
+    ]);
+    expect(rows(extractLineItems([t], [page([])]).line_items)).toEqual([
+      ['GWDSTG-DIN976-M10X1000', 25, 2.06, 51.5],
+      ['MUELLSACK-BLAU-700X1100', 150, 49.29, 7393.5],
+    ]);
+  });
+
+
   it('an item table joined to the block of references above it is read from its own header down', () => {
     const t = table([
       ['Nos références', 'Vos identifiants'],
