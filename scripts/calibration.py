@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""calibration.py [--eval DIR] GT_DIR:OUT_DIR:SCORER ...
+"""calibration.py [--eval DIR] [--by-field] GT_DIR:OUT_DIR:SCORER ...
 
 Whether field confidences mean something: for every field Tablemill returned (non-null) that a
 dev set's ground truth holds, the band of its confidence and whether it is right, judged by the
@@ -8,6 +8,9 @@ set's own scorer (`sroie` = sroie.py, `invoice` = invoice-fields.py, from --eval
 sets given together. Run from the project's root, e.g.
 
   python3 scripts/calibration.py ../shared/data/sroie-dev:OUT_S:sroie ../shared/data/einvoices-dev:OUT_E:invoice
+
+--by-field adds, per field name, how many were returned and right, how many of the right ones stand
+at >= 0.9, the wrong ones at >= 0.9 (with their documents), and the confidences the right ones got.
 """
 import importlib.util, json, os, sys
 
@@ -42,7 +45,7 @@ def judged(gt_dir, out_dir, scorer, mods):
                 if not isinstance(f, dict) or theirs not in exp or f.get("value") in (None, ""):
                     continue
                 ok, _ = mod.compare(kind, f["value"], exp[theirs])
-                out.append((f.get("confidence", 0), bool(ok)))
+                out.append((f.get("confidence", 0), bool(ok), ours, stem))
         else:
             mod = mods["invoice"]
             for ours, theirs, kind in mod.MAP:
@@ -51,7 +54,7 @@ def judged(gt_dir, out_dir, scorer, mods):
                 f = fields.get(ours)
                 if key is None or not isinstance(f, dict) or f.get("value") is None:
                     continue
-                out.append((f.get("confidence", 0), bool(mod.same(kind, f["value"], exp[key]))))
+                out.append((f.get("confidence", 0), bool(mod.same(kind, f["value"], exp[key])), ours, stem))
     return out
 
 
@@ -62,16 +65,38 @@ def main():
         at = args.index("--eval")
         eval_dir, args = args[at + 1], args[:at] + args[at + 2:]
     mods = {"sroie": load(os.path.join(eval_dir, "sroie.py"), "sroie"), "invoice": load(os.path.join(eval_dir, "invoice-fields.py"), "invoice_fields")}
+    by_field = "--by-field" in args
+    args = [a for a in args if a != "--by-field"]
     rows = []
     for spec in args:
         gt, out, scorer = spec.rsplit(":", 2)
         rows += judged(gt, out, scorer, mods)
     print("confidence band   fields   right   share right")
     for lo, hi in BANDS:
-        inside = [ok for c, ok in rows if lo <= c < hi]
+        inside = [ok for c, ok, *_ in rows if lo <= c < hi]
         share = sum(inside) / len(inside) if inside else float("nan")
         print(f"[{lo:.1f}, {min(hi, 1.0):.1f}{']' if hi > 1 else ')'}       {len(inside):6d}  {sum(inside):6d}   {share:.3f}")
-    print(f"all               {len(rows):6d}  {sum(ok for _, ok in rows):6d}   {sum(ok for _, ok in rows) / max(1, len(rows)):.3f}")
+    right = sum(ok for _, ok, *_ in rows)
+    sure_right = sum(ok for c, ok, *_ in rows if c >= 0.9)
+    print(f"all               {len(rows):6d}  {right:6d}   {right / max(1, len(rows)):.3f}")
+    print(f"right fields at >= 0.9: {sure_right} of {right} ({sure_right / max(1, right):.0%})")
+    if by_field:
+        print("\nfield                 returned  right  right>=0.9  wrong>=0.9  confidences of the right ones")
+        for name in sorted({r[2] for r in rows}):
+            mine = [r for r in rows if r[2] == name]
+            ok = [r for r in mine if r[1]]
+            sure = [r for r in ok if r[0] >= 0.9]
+            bad = [r for r in mine if not r[1] and r[0] >= 0.9]
+            hist = {}
+            for r in ok:
+                hist[round(r[0], 2)] = hist.get(round(r[0], 2), 0) + 1
+            spread = " ".join(f"{c:.2f}x{n}" for c, n in sorted(hist.items()))
+            wrong = " ".join(f"{r[0]:.2f}" for r in sorted(mine) if not r[1])
+            print(f"{name:22s} {len(mine):8d} {len(ok):6d} {len(sure):11d} {len(bad):11d}  {spread}")
+            if wrong:
+                print(f"{'':24s}wrong ones at: {wrong}")
+            for r in bad:
+                print(f"{'':24s}wrong at {r[0]:.2f}: {r[3]}")
 
 
 if __name__ == "__main__":

@@ -139,5 +139,10 @@ export function vendorAddress(lines: TextLine[], vendor: Vendor): Field | null {
   }
   if (!out.length && !vendor.rest.length) return null;
   const text = [...(vendor.rest.length ? [vendor.rest] : []), ...out].map((ws) => joinWords(ws).replace(/,$/, '')).join(', ');
-  return field(text, [...vendor.rest, ...out.flat()], vendor.line.page, 0.6, text);
+  // Under a name attested as the issuer's, lines with a postcode are its address.
+  const sure = vendor.attested && out.some((ws) => /(?<![\d-])\d{4,6}(?![\d-])/.test(joinWords(ws)));
+  const f = field(text, [...vendor.rest, ...out.flat()], vendor.line.page, sure ? 0.95 : 0.6, text);
+  // An address is compared with slips allowed: mostly clean words read it surely.
+  const ink = [...vendor.rest, ...out.flat()].filter((w) => w.confidence !== null).map((w) => w.confidence!);
+  return sure && (!ink.length || ink.reduce((a, b) => a + b, 0) / ink.length >= 0.85) ? { ...f, confidence: 0.95 } : f;
 }

@@ -14,6 +14,7 @@ import { toGrid } from '../lineitems/grid.js';
 import { classify } from './classify.js';
 import { agreeTotals, checkFields, documentAdjustments, mergeTotals } from './checks.js';
 import { readFields } from './fields.js';
+import { weighEvidence } from './evidence.js';
 import { documentLines, type TextLine } from '../locale/lines.js';
 import { documentLocale, type Locale } from '../locale/index.js';
 
@@ -62,6 +63,7 @@ export function understandDocument(
   const { flags, itemsAdd } = type === 'bank_statement' ? { flags: [], itemsAdd: false } : checkFields(fields, items, documentAdjustments(lines, locale.conv));
   let totals = type === 'bank_statement' ? found.totals : agreeTotals(mergeTotals(items.length ? found.totals : null, fields, flags, itemsAdd), fields, items, lines, locale.conv);
   if (totals && totals.currency === null && docCurrency) totals = { ...totals, currency: docCurrency };
+  weighEvidence(fields, totals, lines, locale.conv, itemsAdd);
   return { document_type: type, fields: stamped(fields), key_value_pairs, line_items: items, totals };
 }
 

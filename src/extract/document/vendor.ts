@@ -5,7 +5,8 @@
  * names (beside its share capital or trade register) counts more still. A name printed over two lines
  * (`POPULAR BOOK` over `CO. (M) SDN BHD`) is joined, a registration number in brackets after it
  * (`(65351-M)`) and a branch after its legal form are left out, and legal forms misread by OCR
- * (`SON BHO`) are read as printed.
+ * (`SON BHO`) are read as printed. A name attested as the issuer's (a legal form with its
+ * registration number, or named again by the legal footer) is sure but for its reading.
  */
 import type { Field, Word } from '../types.js';
 import { beforeLabel, field, labelMatches } from './labelled.js';
@@ -21,6 +22,8 @@ export interface Vendor {
   line: TextLine;
   /** Words after a comma that ends the name on its line (`Velo Huber AG, Zürich`): the address's start. */
   rest: Word[];
+  /** The party is named as the issuer twice over: its legal form with a registration number, or the legal footer names it too. */
+  attested: boolean;
 }
 
 /** Legal forms and shop words that mark a company name, in the documents' languages. */
@@ -156,7 +159,7 @@ export function vendorName(lines: TextLine[], top: number): Vendor | null {
   const detailsAt = titleAt < 0 ? -1 : head.findIndex((l, j) => j > titleAt && labelMatches(l).some((m) => m.field === 'invoice_number' || m.field === 'issue_date'));
   const inFooter = footerNames(lines);
   const customer = customerColumns(head);
-  let best: { words: Word[]; line: TextLine; score: number; company: boolean; i: number } | null = null;
+  let best: { words: Word[]; line: TextLine; score: number; company: boolean; attested: boolean; i: number } | null = null;
   head.forEach((l, i) => {
     for (const block of blocks(l)) {
       const words = beforeLabel(l, block);
@@ -180,11 +183,11 @@ export function vendorName(lines: TextLine[], top: number): Vendor | null {
       // The block under `Bill to` / `Facturé à` / `Rechnungsempfänger` is the customer's, however large.
       const billed = customer.some((c) => i > c.line && i <= c.line + CUSTOMER_BLOCK_LINES && words[0]!.x0 < c.x1 && words[words.length - 1]!.x1 > c.x0) ? 2 : 0;
       const score = (Math.min(size / median, 2.5) + (company ? 1 : 0) + (registered ? 0.6 : 0) + (footer ? 1.2 : 0)) * (0.5 + 0.5 * ink) - i * 0.03 - underTitle - billed;
-      if (!best || score > best.score + 0.05) best = { words, line: l, score, company, i };
+      if (!best || score > best.score + 0.05) best = { words, line: l, score, company, attested: (registered || footer) && !billed && !underTitle, i };
     }
   });
   if (!best) return null;
-  const b = best as { words: Word[]; line: TextLine; score: number; company: boolean; i: number };
+  const b = best as { words: Word[]; line: TextLine; score: number; company: boolean; attested: boolean; i: number };
   let words = b.words;
   let line = b.line;
   // `GARDENIA` `SDN BHD (…)` read as two blocks of one line: the block on the left begins the name.
@@ -208,5 +211,14 @@ export function vendorName(lines: TextLine[], top: number): Vendor | null {
   name = upToLegalForm(name);
   while (name.length > 1 && REG_NO.test(joinWords(name)) && /[\d()\]}]/.test(name[name.length - 1]!.text)) name = name.slice(0, -1);
   const text = repairLegalForm(joinWords(name)).replace(REG_NO, '').trim();
-  return { field: field(text, name, line.page, b.company ? 0.8 : 0.6, text), words, line, rest };
+  // Attested as the issuer, the party's place is settled; what is left is how surely OCR read it,
+  // and whether the name begins on a line of its own (a line close above may hold its start).
+  const over = head[b.i - 1];
+  const h = words[0]!.y1 - words[0]!.y0;
+  const continues = !!over && inkConfidence(over.words) >= 0.4 && words[0]!.y0 - over.bbox[3] < 0.6 * h && over.bbox[0] < words[words.length - 1]!.x1 && over.bbox[2] > words[0]!.x0;
+  const attested = b.attested && !continues;
+  const f = field(text, name, line.page, attested ? 0.95 : b.company ? 0.8 : 0.6, text);
+  // Names are compared letter by letter with a slip allowed: a clean reading of every word is sure.
+  const clean = attested && name.every((w) => w.confidence === null || w.confidence >= 0.85);
+  return { field: clean ? { ...f, confidence: 0.95 } : f, words, line, rest, attested };
 }

@@ -103,16 +103,11 @@ function wordCurrency(text: string): string | null {
   return /\d/.test(t) ? (parseNumber(t)?.currency ?? null) : null;
 }
 
-/** The currency: a `Currency:` label, else the one named most often by symbols and codes, else the language's (less sure). */
+/**
+ * The currency: a `Currency:` label (sure when another word names the same), else the one named most often by symbols and codes (sure when
+ * three words or more name it and nearly no word names another), else the language's (less sure).
+ */
 export function documentCurrency(lines: TextLine[], lang: DocLang | null): Field | null {
-  for (const l of lines) {
-    for (const m of l.lower.matchAll(labelRegex('currency'))) {
-      const end = m.index + m[0].length;
-      const after = l.words.filter((_, i) => l.starts[i]! >= end).slice(0, 3);
-      const code = currencyOf(joinWords(after).replace(/^[:：]\s*/, '')) ?? (after[0] && /^[:：]?\s*円$/.test(after[0].text) ? 'JPY' : null);
-      if (code) return currencyField(code, after.slice(0, 2), l.page, 0.95);
-    }
-  }
   const count = new Map<string, { n: number; at: Field }>();
   for (const l of lines) {
     for (const w of l.words) {
@@ -123,8 +118,22 @@ export function documentCurrency(lines: TextLine[], lang: DocLang | null): Field
       count.set(code, entry);
     }
   }
+  for (const l of lines) {
+    for (const m of l.lower.matchAll(labelRegex('currency'))) {
+      const end = m.index + m[0].length;
+      const after = l.words.filter((_, i) => l.starts[i]! >= end).slice(0, 3);
+      const code = currencyOf(joinWords(after).replace(/^[:：]\s*/, '')) ?? (after[0] && /^[:：]?\s*円$/.test(after[0].text) ? 'JPY' : null);
+      if (!code) continue;
+      const f = currencyField(code, after.slice(0, 2), l.page, 0.95);
+      // Named again elsewhere on the page (a sign or code beside an amount): two readings that agree.
+      return (count.get(code)?.n ?? 0) >= 2 ? { ...f, confidence: 0.95 } : f;
+    }
+  }
   let best: { n: number; at: Field } | null = null;
   for (const e of count.values()) if (!best || e.n > best.n) best = e;
+  const all = [...count.values()].reduce((s, e) => s + e.n, 0);
+  // Named by three words or more and by nearly all the page names: many readings that agree.
+  if (best && best.n >= 3 && best.n >= 0.9 * all) return { ...best.at, confidence: 0.95 };
   if (best) return best.at;
   const guess = lang ? LANG_CURRENCY[lang] : undefined;
   if (!guess || !lines.length) return null;
