@@ -3,6 +3,7 @@
  * (a perspective warp moving the top corners inward), lit unevenly (a soft gradient and a
  * vignette), with seeded sensor noise. Pixels are interleaved 8-bit channels.
  */
+import { homography } from '../src/extract/raster/warp.js';
 
 /** Seeded xorshift, so regenerating gives the same bytes. */
 export function rng(seed: number): () => number {
@@ -13,29 +14,6 @@ export function rng(seed: number): () => number {
     s ^= s << 5;
     return (s >>> 0) / 4294967296;
   };
-}
-
-/** The 3×3 homography (row-major, h33 = 1) taking each `from` corner to its `to` corner. */
-function homography(from: [number, number][], to: [number, number][]): number[] {
-  const a: number[][] = [];
-  for (let i = 0; i < 4; i++) {
-    const [x, y] = from[i];
-    const [u, v] = to[i];
-    a.push([x, y, 1, 0, 0, 0, -u * x, -u * y, u]);
-    a.push([0, 0, 0, x, y, 1, -v * x, -v * y, v]);
-  }
-  // Gaussian elimination with partial pivoting on the 8×9 augmented matrix.
-  for (let c = 0; c < 8; c++) {
-    let p = c;
-    for (let r = c + 1; r < 8; r++) if (Math.abs(a[r][c]) > Math.abs(a[p][c])) p = r;
-    [a[c], a[p]] = [a[p], a[c]];
-    for (let r = 0; r < 8; r++) {
-      if (r === c) continue;
-      const f = a[r][c] / a[c][c];
-      for (let k = c; k < 9; k++) a[r][k] -= f * a[c][k];
-    }
-  }
-  return [...a.map((row, i) => row[8] / row[i]), 1];
 }
 
 export interface PhotoOptions {

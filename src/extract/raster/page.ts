@@ -7,6 +7,8 @@ import type { ExtractOptions, PageLayout, Ruling, Word } from '../types.js';
 import { binarize, grayHistogram, inkDarkness, INK_DARKER, INK_MARGIN, otsuThreshold, resizeGray, rotateGray, toPbm, toPgm, wordsOf, type GrayImage } from './gray.js';
 import { components, glyphBlobs, medianHeight, MAX_READABLE_GLYPH, MIN_READABLE_GLYPH, TARGET_GLYPH_HEIGHT, type Blob } from './text-size.js';
 import { estimateSkew } from './deskew.js';
+import { straightenSheet } from './sheet.js';
+import { evenLight } from './light.js';
 import { clearSurrounds, darkFills, invertFills } from './fills.js';
 import { looksSideways, readsUnsure, turnGray, uprightTurn } from './orientation.js';
 import { eraseRulings, findRulings } from './rulings.js';
@@ -58,6 +60,8 @@ export interface PageContext {
   dpi: number;
   /** The page has been turned upright already: no orientation check. */
   upright?: boolean;
+  /** The page was cut out of a photo (`straightenSheet`). */
+  photo?: boolean;
 }
 
 /** The page turned clockwise by `turn`: width and height swap on a quarter turn. */
@@ -67,7 +71,7 @@ function turned(ctx: PageContext, turn: number): PageContext {
 }
 
 /** Timings of the last page, for the benchmark. */
-export const lastPageTimings = { binarizeMs: 0, deskewMs: 0, rulingsMs: 0, ocrMs: 0, rescueMs: 0, rescued: 0, fills: 0, turn: 0, voted: false, skewDegrees: 0, glyphPx: 0, rescale: 1 };
+export const lastPageTimings = { sheet: false, binarizeMs: 0, deskewMs: 0, rulingsMs: 0, ocrMs: 0, rescueMs: 0, rescued: 0, fills: 0, turn: 0, voted: false, skewDegrees: 0, glyphPx: 0, rescale: 1 };
 
 /** Languages written in Han characters or kana, and the glyph heights they are read at. */
 const CJK_LANGS = /(^|\+)(jpn|jpn_vert|chi_sim|chi_tra|chi_sim_vert|chi_tra_vert|kor|kor_vert)(\+|$)/;
@@ -225,6 +229,13 @@ function rescaleFactor(glyph: number | null, img: GrayImage, langs: string): num
 /** Turns a working-resolution grey page into a layout in output units. */
 export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: ExtractOptions): Promise<PageLayout> {
   let t = performance.now();
+  // A sheet photographed on a desk is read cut out and straightened, in the sheet's own units.
+  const sheet = ctx.upright ? null : straightenSheet(img);
+  lastPageTimings.sheet = sheet !== null;
+  if (sheet) {
+    img = evenLight(sheet);
+    ctx = { ...ctx, width: sheet.width / ctx.unitsScale, height: sheet.height / ctx.unitsScale, photo: true };
+  }
   const page = img;
   // One binarisation and one labelling, redone only when the pixels are resampled or turned;
   // Otsu's level of the pixels (binarisation, dark fills) is worked out once for each.
