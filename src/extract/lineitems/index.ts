@@ -9,7 +9,7 @@ import { mapColumns, type ColumnMap } from './columns.js';
 import { rowPage, toGrid, type Grid } from './grid.js';
 import { readRows } from './items.js';
 import { adoptHeader } from './header.js';
-import { conventionVotes, currencyOf, type Convention } from '../locale/numbers.js';
+import { cents, conventionVotes, currencyOf, type Convention } from '../locale/numbers.js';
 import { buildTotals, summaryLinesBelow, wordsBelow, type SummaryLine } from './summary.js';
 import { documentLocale, langConvention, type Locale } from '../locale/index.js';
 
@@ -57,21 +57,35 @@ export function extractLineItems(tables: Table[], pages: PageLayout[], locale?: 
 
   const items: LineItem[] = [];
   const summaries: SummaryLine[] = [];
+  const markLost: LineItem[] = [];
   for (const p of parts) {
     const rows = readRows(p.grid, p.index, p.map, convs.cols, currency, pages);
     items.push(...rows.items);
     summaries.push(...rows.summaries);
+    markLost.push(...rows.markLost);
   }
   const seen = new Set(summaries.map((s) => s.kind));
   for (const s of summaryLinesBelow(pageLayout, bottom, docConv)) {
     // A kind already found inside the table is the same row seen twice; several tax lines are not.
     if (!seen.has(s.kind) || s.kind === 'tax') summaries.push(s);
   }
-  const totals = buildTotals(
+  let totals = buildTotals(
     summaries,
     items.map((i) => i.amount),
     currency,
   );
+  // One amount whose decimal mark a scan lost (`600` for `6.00`): a hundredth of it, where that alone makes the items add up.
+  if (totals?.flags.includes('items_sum_mismatch')) {
+    const fits = markLost.filter((lost) => !buildTotals(summaries, items.map((i) => (i === lost ? i.amount! / 100 : i.amount)), currency)?.flags.includes('items_sum_mismatch'));
+    if (fits.length === 1) {
+      fits[0]!.amount = cents(fits[0]!.amount! / 100);
+      totals = buildTotals(
+        summaries,
+        items.map((i) => i.amount),
+        currency,
+      );
+    }
+  }
   flagLowConfidence(items, tables);
   return { line_items: items, totals };
 }

@@ -16,6 +16,8 @@ import { multiplies, unglue } from './glued.js';
 export interface TableRows {
   items: LineItem[];
   summaries: SummaryLine[];
+  /** Items whose amount is printed without the decimal mark its column prints (`600` among `4.50`, `6.00`), left as read. */
+  markLost: LineItem[];
 }
 
 interface RawRow {
@@ -60,6 +62,7 @@ export function readRows(
   const stripPosition = dc0(map) >= 0 && startsWithPosition(map.headers[dc0(map)]!);
   const items: LineItem[] = [];
   const summaries: SummaryLine[] = [];
+  const markLost: LineItem[] = [];
   const raw: RawRow[] = [];
   let ended = false;
   // Inside the block under a subtotal or tax line, until a row with a count or a price opens more items.
@@ -222,7 +225,7 @@ export function readRows(
     }
     const cells: Record<string, string> = {};
     keys.forEach((k, c) => (cells[k] = merged[c]!));
-    items.push({
+    const item: LineItem = {
       table_index: tableIndex,
       row: group[0]!.row,
       description,
@@ -234,9 +237,12 @@ export function readRows(
       page: group[0]!.page,
       bbox: unionBox(group.flatMap((x) => x.boxes)),
       flags,
-    });
+    };
+    items.push(item);
+    // Without a count and a price, only the items' sum can tell (index.ts).
+    if (amount !== null && lost('amount') && (quantity === null || unitPrice === null)) markLost.push(item);
   }
-  return { items, summaries };
+  return { items, summaries, markLost };
 }
 
 const dc0 = (map: ColumnMap) => map.roles.indexOf('description');

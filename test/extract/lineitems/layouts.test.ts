@@ -238,6 +238,18 @@ describe('quantity, unit price and amount by their arithmetic', () => {
     expect(r.totals?.flags).toEqual([]);
   });
 
+  it('without count or price, a 600 among amounts with cents is 6.00 only where that makes the items add up', () => {
+    const t = table([
+      ['Item', 'Amount'],
+      ['Kopi O', '600'],
+      ['Roti canai', '4.50'],
+      ['Nasi lemak', '6.00'],
+    ]);
+    const amounts = (total: string) => extractLineItems([t], [page([['Total', total]])]).line_items.map((i) => i.amount);
+    expect(amounts('16.50')).toEqual([6, 4.5, 6]);
+    expect(amounts('610.50')).toEqual([600, 4.5, 6]);
+  });
+
   it('an article number on the line under an item is part of it, not a quantity', () => {
     const t = table([
       ['#', 'Line item description', 'Quantity', 'Unit price', 'Net'],
