@@ -9,7 +9,7 @@
  */
 import type { Field, Word } from '../types.js';
 import { beforeLabel, field } from './labelled.js';
-import { blocks, joinWords, type TextLine } from '../locale/lines.js';
+import { blocks, inkOf, joinWords, type TextLine } from '../locale/lines.js';
 import { hasTitle } from './classify.js';
 import { findDate } from '../locale/dates.js';
 import type { Vendor } from './vendor.js';
@@ -143,6 +143,5 @@ export function vendorAddress(lines: TextLine[], vendor: Vendor): Field | null {
   const sure = vendor.attested && out.some((ws) => /(?<![\d-])\d{4,6}(?![\d-])/.test(joinWords(ws)));
   const f = field(text, [...vendor.rest, ...out.flat()], vendor.line.page, sure ? 0.95 : 0.6, text);
   // An address is compared with slips allowed: mostly clean words read it surely.
-  const ink = [...vendor.rest, ...out.flat()].filter((w) => w.confidence !== null).map((w) => w.confidence!);
-  return sure && (!ink.length || ink.reduce((a, b) => a + b, 0) / ink.length >= 0.85) ? { ...f, confidence: 0.95 } : f;
+  return sure && inkOf([...vendor.rest, ...out.flat()]) >= 0.85 ? { ...f, confidence: 0.95 } : f;
 }

@@ -6,7 +6,7 @@
  * confidence of the fields involved.
  */
 import type { Fields, LineItem, Totals, Word } from '../types.js';
-import { cents, itemsAddUp, parseNumber, type Convention } from '../locale/numbers.js';
+import { cents, itemsAddUp, parseNumber, sameAmount, type Convention } from '../locale/numbers.js';
 import type { TextLine } from '../locale/lines.js';
 import { amountWords } from './amounts.js';
 import { field } from './labelled.js';
@@ -32,7 +32,7 @@ export function documentAdjustments(lines: TextLine[], conv: Convention | null):
 }
 
 const num = (f: Fields[keyof Fields]) => (f && typeof f.value === 'number' ? f.value : null);
-const near = (a: number, b: number) => Math.abs(cents(a) - cents(b)) <= 0.011;
+const near = sameAmount;
 
 /** The flags the fields earn, and lowered confidences on the fields that disagree; `itemsAdd` when the items (with the document's allowances and charges) add up. */
 export function checkFields(fields: Fields, items: LineItem[], adjustments: number[] = []): { flags: string[]; itemsAdd: boolean } {

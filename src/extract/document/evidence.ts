@@ -9,8 +9,9 @@
  * disagree), the field is held below 0.7.
  */
 import type { Field, Fields, Totals } from '../types.js';
-import { joinWords, type TextLine } from '../locale/lines.js';
-import { cents, parseNumber, type Convention } from '../locale/numbers.js';
+import { inkOf, joinWords, type TextLine } from '../locale/lines.js';
+import { parseNumber, sameAmount, type Convention } from '../locale/numbers.js';
+import { DAYS_TERM } from './fields.js';
 import { summaryKind } from '../lineitems/vocabulary.js';
 import { vatIdChecks } from './vat-id.js';
 
@@ -22,7 +23,7 @@ const FAILED = 0.6;
 const CHOSEN_AGAINST = 0.69;
 
 const num = (f: Field | null) => (f && typeof f.value === 'number' ? f.value : null);
-const near = (a: number, b: number) => Math.abs(cents(a) - cents(b)) <= 0.011;
+const near = sameAmount;
 
 /** Whether `b` is `a` with one or two of its digits read otherwise (`812,85` taken as 312,85). */
 function misreadDigits(a: number, b: number): boolean {
@@ -34,19 +35,18 @@ function misreadDigits(a: number, b: number): boolean {
 }
 
 /** The mean OCR confidence of the words inside `f`'s box (1 on a text layer). */
-function inkOf(f: Field, lines: TextLine[]): number {
+function inkAt(f: Field, lines: TextLine[]): number {
   const [x0, y0, x1, y1] = f.bbox;
   const inside = lines
     .filter((l) => l.page === f.page)
     .flatMap((l) => l.words)
     .filter((w) => w.confidence !== null && (w.x0 + w.x1) / 2 >= x0 - 1 && (w.x0 + w.x1) / 2 <= x1 + 1 && (w.y0 + w.y1) / 2 >= y0 - 1 && (w.y0 + w.y1) / 2 <= y1 + 1);
-  if (!inside.length) return 1;
-  return Math.max(0.05, inside.reduce((s, w) => s + w.confidence!, 0) / inside.length);
+  return Math.max(0.05, inkOf(inside));
 }
 
 /** `f` with the OCR's doubt answered: its confidence divided by its ink's, up to `ceiling`. */
 function proven(f: Field, lines: TextLine[], ceiling = PROVEN): Field {
-  const lifted = Math.min(ceiling, f.confidence / inkOf(f, lines));
+  const lifted = Math.min(ceiling, f.confidence / inkAt(f, lines));
   return lifted > f.confidence ? { ...f, confidence: Math.round(lifted * 100) / 100 } : f;
 }
 
@@ -55,16 +55,13 @@ function proven(f: Field, lines: TextLine[], ceiling = PROVEN): Field {
  * amount without a label, chosen against another reading), which a sum does not undo.
  */
 function settled(f: Field, lines: TextLine[]): Field {
-  return f.confidence / inkOf(f, lines) >= 0.7 ? { ...f, confidence: Math.max(f.confidence, PROVEN) } : f;
+  return f.confidence / inkAt(f, lines) >= 0.7 ? { ...f, confidence: Math.max(f.confidence, PROVEN) } : f;
 }
-
-/** A term of days on a payment line (`30 jours`, `Net 30`, `zahlbar innerhalb 14 Tagen`). */
-const TERM_DAYS = /(?<![\p{L}\d])(?:net\s+(\d{1,3})|(\d{1,3})\s*(?:days?|jours?|tagen?|tage|dagen|d[ií]as|giorni|dias)(?![\p{L}]))/giu;
 
 /** The terms of days printed on the page (`30 jours fin de mois` counts too: the date still follows from it when it does). */
 function printedTerms(lines: TextLine[]): Set<number> {
   const out = new Set<number>();
-  for (const l of lines) for (const m of joinWords(l.words).matchAll(TERM_DAYS)) out.add(Number(m[1] ?? m[2]));
+  for (const l of lines) for (const m of joinWords(l.words).matchAll(new RegExp(DAYS_TERM.source, 'giu'))) out.add(Number(m[1] ?? m[2]));
   return out;
 }
 
@@ -103,13 +100,17 @@ export function weighEvidence(fields: Fields, totals: Totals | null, lines: Text
   // Chosen against what the page prints, a figure is a guess however well it fits.
   for (const n of ['subtotal', 'tax', 'total', 'amount_due'] as const) if (made(fields[n])) fields[n] = { ...fields[n]!, confidence: Math.min(fields[n]!.confidence, CHOSEN_AGAINST) };
   const adds = !repaired && !totals?.flags.includes('total_mismatch');
+  const rates = printedRates(lines);
+  const atRate = { subtotal: tax !== null && tax > 0 && taxAtRate(tax, subtotal, null, rates), total: tax !== null && tax > 0 && taxAtRate(tax, null, total, rates) };
   if (adds && subtotal !== null && tax !== null && total !== null && tax !== 0 && near(subtotal + tax, total) && !near(subtotal, total)) {
     // Three amounts read apart that add up: an OCR slip in any of them would break the sum, and
     // a figure in the wrong role would too, whatever the label's reading said of it.
     for (const n of ['subtotal', 'tax', 'total'] as const) fields[n] = settled(fields[n]!, lines);
-  } else if (adds && tax !== null && tax > 0 && (subtotal !== null || total !== null) && taxAtRate(tax, subtotal, total, printedRates(lines))) {
+  } else if (adds && (atRate.subtotal || atRate.total)) {
     // The tax is its printed rate of the amount it is charged on: the two figures agree.
-    for (const n of ['subtotal', 'tax', 'total'] as const) if (fields[n] && (n === 'tax' || taxAtRate(tax, n === 'subtotal' ? subtotal : null, n === 'total' ? total : null, printedRates(lines)))) fields[n] = settled(fields[n]!, lines);
+    fields.tax = settled(fields.tax!, lines);
+    if (atRate.subtotal) fields.subtotal = settled(fields.subtotal!, lines);
+    if (atRate.total) fields.total = settled(fields.total!, lines);
   } else if (itemsAdd && adds) {
     // The items add up to the subtotal (or, without one, to the total): a second reading of that figure.
     const n = subtotal !== null ? 'subtotal' : 'total';
@@ -118,7 +119,7 @@ export function weighEvidence(fields: Fields, totals: Totals | null, lines: Text
   if (fields.iban && fields.iban.source !== 'vendor_memory') fields.iban = proven(fields.iban, lines);
   const { issue_date: issue, due_date: due } = fields;
   // A due date computed from the term itself (its text is the term) proves nothing.
-  if (issue && due && !new RegExp(TERM_DAYS.source, 'iu').test(due.text)) {
+  if (issue && due && !DAYS_TERM.test(due.text)) {
     const days = Math.round((Date.parse(String(due.value)) - Date.parse(String(issue.value))) / 864e5);
     if (days > 0 && printedTerms(lines).has(days)) {
       fields.issue_date = proven(issue, lines, 0.9);

@@ -121,7 +121,7 @@ function paymentTerms(lines: TextLine[]): Field | null {
 }
 
 /** A term of days on a payment line (`30 jours net`, `Net 30`, `zahlbar innerhalb 14 Tagen`, `binnen 30 dagen`). */
-const DAYS_TERM = /(?<![\p{L}\d])(?:net\s+(\d{1,3})(?=\s*(?:$|[,;)]|days?\b))|(\d{1,3})\s*(?:days?|jours?|j\.?(?=\s+net)|tagen?|tage|dagen|d[ií]as|giorni|dias)(?![\p{L}]))/iu;
+export const DAYS_TERM = /(?<![\p{L}\d])(?:net\s+(\d{1,3})(?=\s*(?:$|[,;)]|days?\b))|(\d{1,3})\s*(?:days?|jours?|j\.?(?=\s+net)|tagen?|tage|dagen|d[ií]as|giorni|dias)(?![\p{L}]))/iu;
 /** A line about payment: where a term of days is the payment's, not a delivery's or a warranty's. */
 const PAYMENT_LINE = /(?<![\p{L}])(payment|payable|pay|terms|zahlbar|zahlung|zahlungsziel|paiement|règlement|reglement|payable|échéance|betaling|betalen|pago|pagamento|pagar|scadenza)(?![\p{L}])/iu;
 

@@ -7,7 +7,7 @@
  */
 import type { BBox, KeyValuePair, Word } from '../types.js';
 import { summaryKind } from '../lineitems/vocabulary.js';
-import { blocks, box, joinWords, type TextLine } from '../locale/lines.js';
+import { blocks, box, inkOf, joinWords, type TextLine } from '../locale/lines.js';
 import { parseNumber } from '../locale/numbers.js';
 import { labelMatches } from './labelled.js';
 import { valueAfter } from './lines.js';
@@ -137,10 +137,6 @@ export function findPairs(lines: TextLine[]): Pair[] {
   return out;
 }
 
-function ocrShare(words: Word[]): number {
-  const c = words.filter((w) => w.confidence !== null).map((w) => w.confidence!);
-  return c.length ? c.reduce((a, b) => a + b, 0) / c.length : 1;
-}
 
 /** Pairs as the API shows them. */
 export function keyValuePairs(pairs: Pair[]): KeyValuePair[] {
@@ -151,7 +147,7 @@ export function keyValuePairs(pairs: Pair[]): KeyValuePair[] {
       value: { text: joinWords(p.value), bbox: v },
       page: p.line.page,
       bbox: box([...p.key, ...p.value]),
-      confidence: Math.round(HOW_CONFIDENCE[p.how] * ocrShare([...p.key, ...p.value]) * 100) / 100,
+      confidence: Math.round(HOW_CONFIDENCE[p.how] * inkOf([...p.key, ...p.value]) * 100) / 100,
     };
   });
 }

@@ -5,7 +5,7 @@
  */
 import type { Field, Word } from '../types.js';
 import { labelRegex, type LabelField } from '../locale/labels.js';
-import { box, joinWords, type TextLine } from '../locale/lines.js';
+import { box, inkOf, joinWords, type TextLine } from '../locale/lines.js';
 import { valueAfter } from './lines.js';
 
 export const LABEL_FIELDS: LabelField[] = [
@@ -84,9 +84,7 @@ export function candidates(lines: TextLine[], field: LabelField): Candidate[] {
 
 /** A Field of `value` read from `words` on `page`; OCR'd words bring their own confidence down into it (their mean). */
 export function field<T extends string | number>(value: T, words: Word[], page: number, confidence: number, text = joinWords(words)): Field {
-  const ocr = words.filter((w) => w.confidence !== null).map((w) => w.confidence!);
-  const read = ocr.length ? ocr.reduce((a, b) => a + b, 0) / ocr.length : 1;
-  return { value, text, confidence: Math.round(confidence * read * 100) / 100, page, bbox: box(words) };
+  return { value, text, confidence: Math.round(confidence * inkOf(words) * 100) / 100, page, bbox: box(words) };
 }
 
 /** Confidence of a labelled value: on the label's line, or below it. */

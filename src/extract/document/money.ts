@@ -4,7 +4,7 @@
  * at the end of the line.
  */
 import type { Word } from '../types.js';
-import { cents, looksLikeId, normalizeText, parseNumber, type Convention } from '../locale/numbers.js';
+import { cents, looksLikeId, normalizeText, parseNumber, sameAmount, type Convention } from '../locale/numbers.js';
 import { summaryKind, type SummaryKind } from '../lineitems/vocabulary.js';
 import { labelRegex } from '../locale/labels.js';
 import { field } from './labelled.js';
@@ -157,7 +157,7 @@ function moneyReadings(lines: TextLine[], pairs: Pair[], conv: Convention | null
   return out;
 }
 
-const near = (a: number, b: number) => Math.abs(cents(a) - cents(b)) <= 0.011;
+const near = sameAmount;
 
 /**
  * The money fields as candidates, scored by label and checked by arithmetic: the total that

@@ -10,7 +10,7 @@
  */
 import type { Field, Word } from '../types.js';
 import { beforeLabel, field, labelMatches } from './labelled.js';
-import { blocks, joinWords, type TextLine } from '../locale/lines.js';
+import { blocks, inkOf, joinWords, type TextLine } from '../locale/lines.js';
 import { editDistance } from '../edit-distance.js';
 import { isTitleOnly, hasTitle } from './classify.js';
 import { isAddressLine, isRegionOnly, NOT_NAME } from './address.js';
@@ -68,11 +68,6 @@ function medianSize(words: Word[]): number {
 /** Share of letters among the characters of `t` (OCR noise has few). */
 const letterShare = (t: string) => (t.match(/\p{L}/gu)?.length ?? 0) / Math.max(1, t.replace(/\s/g, '').length);
 
-/** Mean OCR confidence of words (1 for a text layer). */
-function inkConfidence(words: Word[]): number {
-  const c = words.filter((w) => w.confidence !== null).map((w) => w.confidence!);
-  return c.length ? c.reduce((a, b) => a + b, 0) / c.length : 1;
-}
 
 /**
  * A name's legal form as printed where OCR misread a letter of it (`SON BHD`, `SDN BHO`,
@@ -165,7 +160,7 @@ export function vendorName(lines: TextLine[], top: number): Vendor | null {
       const words = beforeLabel(l, block);
       const text = repairLegalForm(joinWords(words)).replace(REG_NO, '');
       if (!words.length || !nameLike(text)) continue;
-      const ink = inkConfidence(words);
+      const ink = inkOf(words);
       if (ink < 0.4) continue;
       // The median word's type: OCR may give a word the height of a taller line it merged into.
       const size = medianSize(words);
@@ -215,7 +210,7 @@ export function vendorName(lines: TextLine[], top: number): Vendor | null {
   // and whether the name begins on a line of its own (a line close above may hold its start).
   const over = head[b.i - 1];
   const h = words[0]!.y1 - words[0]!.y0;
-  const continues = !!over && inkConfidence(over.words) >= 0.4 && words[0]!.y0 - over.bbox[3] < 0.6 * h && over.bbox[0] < words[words.length - 1]!.x1 && over.bbox[2] > words[0]!.x0;
+  const continues = !!over && inkOf(over.words) >= 0.4 && words[0]!.y0 - over.bbox[3] < 0.6 * h && over.bbox[0] < words[words.length - 1]!.x1 && over.bbox[2] > words[0]!.x0;
   const attested = b.attested && !continues;
   const f = field(text, name, line.page, attested ? 0.95 : b.company ? 0.8 : 0.6, text);
   // Names are compared letter by letter with a slip allowed: a clean reading of every word is sure.

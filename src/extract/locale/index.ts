@@ -8,7 +8,7 @@ import type { Field, PageLayout, Word } from '../types.js';
 import { currencyOf, detectConvention, isCurrencySign, parseNumber, type Convention } from './numbers.js';
 import { numericParts, type DateOrder } from './dates.js';
 import { labelLanguages, labelRegex, type DocLang } from './labels.js';
-import { box, documentLines, joinWords, type TextLine } from './lines.js';
+import { box, documentLines, inkOf, joinWords, type TextLine } from './lines.js';
 
 export type { DocLang } from './labels.js';
 export type { Convention } from './numbers.js';
@@ -86,9 +86,7 @@ export function dateOrder(lines: TextLine[], lang: DocLang | null, currency: str
 const LANG_CURRENCY: Partial<Record<DocLang, string>> = { de: 'EUR', fr: 'EUR', es: 'EUR', nl: 'EUR', it: 'EUR', pt: 'EUR', ja: 'JPY' };
 
 function currencyField(code: string, words: Word[], page: number, confidence: number): Field {
-  const ocr = words.filter((w) => w.confidence !== null).map((w) => w.confidence!);
-  const read = ocr.length ? ocr.reduce((a, b) => a + b, 0) / ocr.length : 1;
-  return { value: code, text: joinWords(words), confidence: Math.round(confidence * read * 100) / 100, page, bbox: box(words) };
+  return { value: code, text: joinWords(words), confidence: Math.round(confidence * inkOf(words) * 100) / 100, page, bbox: box(words) };
 }
 
 /**

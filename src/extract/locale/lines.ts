@@ -65,6 +65,12 @@ export function documentLines(pages: PageLayout[]): TextLine[] {
 
 export const box = (words: Word[]): BBox => unionBox(words.map((w) => [w.x0, w.y0, w.x1, w.y1]));
 
+/** How surely OCR read `words`: their mean confidence (1 on a text layer, where none has one). */
+export function inkOf(words: Word[]): number {
+  const c = words.filter((w) => w.confidence !== null).map((w) => w.confidence!);
+  return c.length ? c.reduce((a, b) => a + b, 0) / c.length : 1;
+}
+
 /** The text of `words` joined by spaces, normalised. */
 export function joinWords(words: Word[]): string {
   return normalizeText(words.map((w) => w.text).join(' '));

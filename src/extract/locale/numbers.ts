@@ -254,12 +254,17 @@ export function cents(n: number): number {
   return Math.round(n * 100) / 100;
 }
 
+/** Whether two amounts are the same to the cent. */
+export function sameAmount(a: number, b: number): boolean {
+  return Math.abs(cents(a) - cents(b)) <= 0.011;
+}
+
 /**
  * Whether items summing to `sum` agree with a document's totals: with its subtotal when it
  * prints one, else with its total or its total less tax; true when there is nothing to compare.
  */
 export function itemsAddUp(sum: number, subtotal: number | null, tax: number | null, total: number | null): boolean {
-  const near = (x: number) => Math.abs(cents(sum) - cents(x)) <= 0.011;
+  const near = (x: number) => sameAmount(sum, x);
   if (subtotal !== null) return near(subtotal);
   return total === null || near(total) || (tax !== null && near(total - tax));
 }
