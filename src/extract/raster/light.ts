@@ -7,6 +7,7 @@
  * contrast with it.
  */
 import type { GrayImage } from './gray.js';
+import { solveLinear } from './solve.js';
 
 /** Blocks across the long side of the page. */
 const BLOCKS = 24;
@@ -28,18 +29,7 @@ function fitQuadratic(xs: number[], ys: number[], zs: number[]): number[] | null
       a[r][6] += t[r] * zs[i];
     }
   }
-  for (let c = 0; c < 6; c++) {
-    let p = c;
-    for (let r = c + 1; r < 6; r++) if (Math.abs(a[r][c]) > Math.abs(a[p][c])) p = r;
-    if (Math.abs(a[p][c]) < 1e-9) return null;
-    [a[c], a[p]] = [a[p], a[c]];
-    for (let r = 0; r < 6; r++) {
-      if (r === c) continue;
-      const f = a[r][c] / a[c][c];
-      for (let k = c; k < 7; k++) a[r][k] -= f * a[c][k];
-    }
-  }
-  return a.map((row, i) => row[6] / row[i]);
+  return solveLinear(a, 1e-9);
 }
 
 const surface = (q: number[], x: number, y: number) => q[0] + q[1] * x + q[2] * y + q[3] * x * x + q[4] * x * y + q[5] * y * y;

@@ -4,13 +4,14 @@
  * a page seen from below (its top edge shorter than its bottom) needs the projective one.
  */
 import type { GrayImage } from './gray.js';
+import { solveLinear } from './solve.js';
 
 /** A point in pixels. */
 export type Point = [number, number];
 
 /**
  * The 3×3 homography (row-major, h33 = 1) taking each `from` point to its `to` point (four
- * pairs, no three of a side collinear), by Gaussian elimination with partial pivoting.
+ * pairs, no three of a side collinear).
  */
 export function homography(from: Point[], to: Point[]): number[] {
   const a: number[][] = [];
@@ -20,17 +21,7 @@ export function homography(from: Point[], to: Point[]): number[] {
     a.push([x, y, 1, 0, 0, 0, -u * x, -u * y, u]);
     a.push([0, 0, 0, x, y, 1, -v * x, -v * y, v]);
   }
-  for (let c = 0; c < 8; c++) {
-    let p = c;
-    for (let r = c + 1; r < 8; r++) if (Math.abs(a[r][c]) > Math.abs(a[p][c])) p = r;
-    [a[c], a[p]] = [a[p], a[c]];
-    for (let r = 0; r < 8; r++) {
-      if (r === c) continue;
-      const f = a[r][c] / a[c][c];
-      for (let k = c; k < 9; k++) a[r][k] -= f * a[c][k];
-    }
-  }
-  return [...a.map((row, i) => row[8] / row[i]), 1];
+  return [...solveLinear(a)!, 1];
 }
 
 /** Where the homography `m` takes the point (x, y). */
