@@ -4,7 +4,7 @@
  * at the end of the line.
  */
 import type { Word } from '../types.js';
-import { cents, looksLikeId, normalizeText, parseNumber, sameAmount, type Convention } from '../locale/numbers.js';
+import { cents, looksLikeId, normalizeText, oneDigitApart, parseNumber, sameAmount, type Convention } from '../locale/numbers.js';
 import { summaryKind, type SummaryKind } from '../lineitems/vocabulary.js';
 import { labelRegex } from '../locale/labels.js';
 import { field } from './labelled.js';
@@ -12,6 +12,7 @@ import type { FieldCandidate } from './choose.js';
 import type { Pair } from './kv.js';
 import { blocks, joinWords, type TextLine } from '../locale/lines.js';
 import { amountWords, roundings, rounded } from './amounts.js';
+import { totalsRows } from './totals-row.js';
 
 /** One summary line: what it says it is, its value, and the words of label and value. */
 export interface MoneyLine {
@@ -167,6 +168,7 @@ const near = sameAmount;
 export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Convention | null, paid: Paid): Record<MoneyName, FieldCandidate[]> {
   const found = moneyReadings(lines, pairs, conv);
   addPrepaid(found, lines, conv);
+  addTotalsRows(found, lines, conv);
   const of = (k: MoneyName) => found.filter((m) => m.kind === k);
   // A candidate's score is its label's, times how sure the OCR was of its words.
   const toCand = (m: Money, score = m.score): FieldCandidate => {
@@ -314,6 +316,28 @@ function addPrepaid(found: Money[], lines: TextLine[], conv: Convention | null):
   }
 }
 
+/**
+ * The amounts of a totals row (totals-row.ts) as subtotal, tax and total: as sure as a labelled
+ * line where its total is one a label reads too (the row and the label agree), less where it
+ * stands alone or one of its amounts was repaired.
+ */
+function addTotalsRows(found: Money[], lines: TextLine[], conv: Convention | null): void {
+  const totals = found.filter((m) => m.kind === 'total' || m.kind === 'amount_due');
+  for (const r of totalsRows(lines, conv)) {
+    // Another reading of the total, not the row's own figure read again under a label.
+    const same = (w: Word) => w.x0 === r.total.word.x0 && w.y0 === r.total.word.y0;
+    const agrees = totals.some((m) => near(m.value, r.total.value) && !(m.page === r.page && m.number.some(same)));
+    // A repaired row stands only with a total read apart, and below what review may skip.
+    if (r.misread && !agrees) continue;
+    const score = r.misread ? 0.6 : agrees ? 0.85 : 0.6;
+    // The misread figure, wherever else it was read (the same box under its labels), loses.
+    const { misread } = r;
+    if (misread) for (const m of found) if (m.kind === misread.kind && near(m.value, misread.value)) m.score -= 0.2;
+    const at = (kind: MoneyName, label: string, a: { value: number; word: Word }): Money => ({ kind, value: a.value, label, number: [a.word], page: r.page, score });
+    found.push(at('subtotal', 'total net (row)', r.subtotal), at('tax', 'total tax (row)', r.tax), at('total', 'total (row)', r.total));
+  }
+}
+
 /** The amount a line holds alone (`29.80`, `29. 80`), with its word, or null. */
 function loneAmount(line: TextLine, conv: Convention | null): { value: number; word: Word } | null {
   const words = amountWords(line.words, conv);
@@ -321,14 +345,6 @@ function loneAmount(line: TextLine, conv: Convention | null): { value: number; w
   if (words.length !== 1 || !w || !/\d[.,]\d{2}$/.test(w.text)) return null;
   const n = parseNumber(w.text, conv);
   return n && !n.percent ? { value: n.value, word: w } : null;
-}
-
-/** Two amounts printed alike but for one digit (`38.75` and `39.75`). */
-function oneDigitApart(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diff++;
-  return diff === 1;
 }
 
 /** What was paid in cash and given back on a till receipt, when printed, with the cash line's words. */

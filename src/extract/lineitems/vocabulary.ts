@@ -99,6 +99,26 @@ export function namesRate(header: string): boolean {
   return TAX.test(h) || h.includes('%');
 }
 
+/**
+ * A header over a totals row (`Total HT  Total TVA  Total TTC`, `Netto  MwSt  Brutto`, `Net  VAT
+ * Total`): it names a tax and a total, or a net and a gross amount, and no item column (a quantity, a unit
+ * price, a description) nor a rate, word by word, so OCR that garbles one label or runs the header into a
+ * paragraph beside it leaves enough.
+ */
+export function namesTotalsRow(header: string): boolean {
+  const h = normalizeText(header).toLowerCase();
+  // A tax and a total (`Total TVA`, `MwSt … Brutto`), or the net and the gross (`Total HT … Total TTC`).
+  if (!(TAX.test(h) && (AMOUNT.test(h) || NET.test(h) || GROSS.test(h))) && !(NET.test(h) && GROSS.test(h))) return false;
+  const item = new Set<ColumnRole>(['quantity', 'unit_price', 'description', 'unit', 'sku', 'discount']);
+  // A rate's column (`Code  %  Net  GST  Total`) heads a tax breakdown, whose total row comes
+  // before a till's rounding.
+  return !h.split(/\s+/).some((w) => {
+    if (/^(%|rate|satz|steuersatz|tasa|taux|tarief|aliquota|taxa|税率)$/.test(w)) return true;
+    const r = headerRole(w);
+    return r !== null && item.has(r);
+  });
+}
+
 /** What a summary row says it is. `carry` is a page total carried forward: neither an item nor a total. */
 export type SummaryKind = 'subtotal' | 'tax' | 'total' | 'carry' | 'balance_open' | 'balance_close';
 

@@ -259,6 +259,14 @@ export function sameAmount(a: number, b: number): boolean {
   return Math.abs(cents(a) - cents(b)) <= 0.011;
 }
 
+/** Two amounts printed alike but for one digit (`38.75` and `39.75`, as `toFixed(2)` gives them). */
+export function oneDigitApart(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diff++;
+  return diff === 1;
+}
+
 /**
  * Whether items summing to `sum` agree with a document's totals: with its subtotal when it
  * prints one, else with its total or its total less tax; true when there is nothing to compare.
