@@ -41,7 +41,7 @@ export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
     period: ['statement period', 'period'],
     currency: ['currency'],
     amount_due: ['amount due', 'balance due', 'total due', 'amount payable', 'please pay'],
-    other_date: ['delivery date', 'ship date', 'shipping date', 'order date', 'service date', 'date of supply', 'tax point', 'print date', 'value date'],
+    other_date: ['(?:original|related|referenced|preceding|corrected) invoice date', 'date of (?:the )?(?:original|related|referenced|preceding) invoice', '(?:service |period )?(?:start|end) date', 'delivery date', 'ship date', 'shipping date', 'order date', 'service date', 'date of supply', 'tax point', 'print date', 'value date'],
   },
   de: {
     invoice_number: ['rechnungsnummer', 'rechnungs-nr\\.?', `rechnung (?:${N})`, 'rechnung', 'gutschrift', `gutschrift (?:${N})`, 'beleg-?nr\\.?', `quittung(?: ${N})?`, `kassenbon(?: ${N})?`, 'bon-?nr\\.?', `bon ${N}`],
@@ -56,7 +56,7 @@ export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
     period: ['zeitraum', 'abrechnungszeitraum', 'auszugszeitraum'],
     currency: ['währung'],
     amount_due: ['zu zahlen', 'zahlbetrag', 'offener betrag', 'zahlbarer betrag'],
-    other_date: ['lieferdatum', 'leistungsdatum', 'bestelldatum', 'auftragsdatum', 'liefertermin', 'druckdatum', 'buchungsdatum', 'valutadatum'],
+    other_date: ['datum der (?:ursprungs|ursprünglichen |vorherigen |korrigierten )rechnung', 'leistungsbeginn', 'leistungsende', 'beginndatum', 'enddatum', 'lieferdatum', 'leistungsdatum', 'bestelldatum', 'auftragsdatum', 'liefertermin', 'druckdatum', 'buchungsdatum', 'valutadatum'],
   },
   fr: {
     invoice_number: [`facture (?:${N}|numéro)`, 'facture ?n[*\'"”]?(?=\\s*:)', 'numéro de facture', `${N} de facture`, 'facture', `avoir(?: ${N})`, `reçu (?:${N})`, `ticket (?:${N})`],
@@ -73,7 +73,7 @@ export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
     currency: ['devise', 'monnaie'],
     // Capitals often drop the accent: `NET A PAYER`.
     amount_due: ['net [àa] payer', 'montant dû', 'reste [àa] payer', 'montant [àa] payer'],
-    other_date: ['date de livraison', 'date de commande', 'date de prestation'],
+    other_date: ["date de (?:la )?facture (?:associ[ée]e|d'origine|initiale|rectifi[ée]e|pr[ée]c[ée]dente)", 'date de (?:d[ée]but|fin)(?: de (?:la )?(?:prestation|p[ée]riode|service))?', 'date de livraison', 'date de commande', 'date de prestation'],
   },
   es: {
     invoice_number: [`factura (?:${N}|número)`, 'número de factura', `${N} (?:de )?factura`, 'factura', `recibo (?:${N})`, `ticket (?:${N})`, 'factura simplificada'],

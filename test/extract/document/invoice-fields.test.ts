@@ -93,3 +93,12 @@ describe('currency', () => {
     expect(r.fields.currency?.value).toBe('MYR');
   });
 });
+
+describe('the issue date is the date of this invoice', () => {
+  it('not the date of an invoice it refers to, nor of a service period (fr, en, de)', () => {
+    const fr = ['FACTURE N° : F2026-31', 'N° de facture associée : F2026-03', 'Date de facture associée : 01/01/2026', 'Date de début de prestation : 02/01/2026', 'Date : 31/01/2026', 'Total TTC 12,00'];
+    expect(value(fr, 'issue_date')).toBe('2026-01-31');
+    expect(value(['Credit note CN-77', 'Original invoice date: 03/02/2026', 'Start date: 01/02/2026', 'Date: 28/02/2026', 'Total 10.00'], 'issue_date')).toBe('2026-02-28');
+    expect(value(['Gutschrift G-12', 'Datum der Ursprungsrechnung: 03.02.2026', 'Leistungsbeginn: 01.02.2026', 'Datum: 10.02.2026', 'Summe 10,00'], 'issue_date')).toBe('2026-02-10');
+  });
+});
