@@ -3,9 +3,11 @@
  * of a line, two lines of them read as a 2×2 table on every page. A piece of text (a chunk) is
  * furniture when it stands in the top or bottom margin band of its page, apart from the page's
  * body, and the same text (its digits aside: "Page 2 of 9") stands at the same place on at least
- * half of the document's other pages and nowhere else; or when it is a page number alone in the
- * band of a document of several pages (recto and verso set it at alternate sides). Positions are compared in the page's own text height, texts with an edit allowance, so
- * OCR's jitter and misreads on one page do not hide a line that repeats.
+ * half of the document's other pages, or of the other pages of its side (a book's recto and verso
+ * mirror their running heads), and nowhere else; or when it is a page number alone in the band of
+ * a document of several pages (recto and verso set it at alternate sides). Positions are compared
+ * in the page's own text height, texts with an edit allowance, so OCR's jitter and misreads on
+ * one page do not hide a line that repeats.
  */
 import type { PageLayout, Word } from '../types.js';
 import { editDistance } from '../edit-distance.js';
@@ -87,14 +89,21 @@ export function withoutFurniture(layouts: PageLayout[]): PageLayout[] {
         p.chunk.words.forEach((w) => furniture.add(w));
         continue;
       }
-      let repeats = 0;
+      // Repeats on all the other pages, and on the others of its side (recto or verso: a book's
+      // running heads are mirrored, the title on one side and the chapter on the other).
+      let repeats = 0, sideRepeats = 0;
       let elsewhere = false;
       for (const [j, other] of all.entries()) {
         const alike = other.filter((q) => q !== p && same(p.key, q.key));
-        if (j !== i && alike.some((q) => q.inBand && near(p, q))) repeats++;
+        if (j !== i && alike.some((q) => q.inBand && near(p, q))) {
+          repeats++;
+          if (j % 2 === i % 2) sideRepeats++;
+        }
         if (alike.some((q) => !q.inBand)) elsewhere = true;
       }
-      if (!elsewhere && repeats >= Math.max(1, (layouts.length - 1) / 2)) p.chunk.words.forEach((w) => furniture.add(w));
+      const sideOthers = all.filter((_, j) => j !== i && j % 2 === i % 2).length;
+      const repeated = repeats >= Math.max(1, (layouts.length - 1) / 2) || (sideOthers > 0 && sideRepeats >= Math.max(1, sideOthers / 2));
+      if (!elsewhere && repeated) p.chunk.words.forEach((w) => furniture.add(w));
     }
   }
   if (furniture.size === 0) return layouts;
