@@ -2,7 +2,7 @@
  * The layout algorithm both paths share: `PageLayout` in, `Table`s out, in page units. Lattice
  * tables first (ruled grids), then stream tables in the text the grids did not claim.
  */
-import type { BBox, PageLayout, Rotation, Ruling, Table, Word } from '../types.js';
+import type { BBox, PageLayout, Rotation, Table, Word } from '../types.js';
 import { turnBack, turnUpright } from './turn.js';
 import { withoutLeaders } from './leaders.js';
 import { withSignsJoined } from './currency.js';
@@ -159,18 +159,40 @@ function chartMarks(t: Table, words: Word[]): boolean {
 const FRAMES_GAP_EM = 2;
 /** The lines of a double rule lie this close (points) or closer. */
 const DOUBLE_RULE_PT = 4;
+/** Vertical rules this close (points) are one side of a column of frames… */
+const SIDE_PT = 1.5;
+/** …which runs down this share of the table's height or more (boxes stacked a few points apart). */
+const SIDE_SHARE = 0.85;
 
 /**
  * A whitespace "table" running across two framed boxes side by side (two charts with their
- * titles and legends): the facing sides of the frames, two vertical rules close together, run
- * through its whole height. A table's own rule after its labels is one rule; a double rule
- * between a table's columns is a rule's width apart, not a gutter.
+ * titles and legends; an invoice's seller and buyer boxes, stacked in two columns): the facing
+ * sides of the frames, two vertical rules close together, run down its height, whole or in the
+ * pieces of boxes stacked a few points apart. A table's own rule after its labels is one rule;
+ * a double rule between a table's columns is a rule's width apart, not a gutter.
  */
 function besideFrames(t: Table, layout: PageLayout): boolean {
   const b = t.bbox, h = b[3] - b[1];
+  const u = layout.unitsPerPoint ?? 1;
   const size = median(layout.words.filter((w) => inside(w, b)).map((w) => w.size));
-  const through = layout.rulings.filter((r) => r.x0 === r.x1 && r.x0 > b[0] + size && r.x0 < b[2] - size && r.y0 <= b[1] + 0.1 * h && r.y1 >= b[3] - 0.1 * h);
-  const apart = (p: Ruling, q: Ruling) => q.x0 - p.x0 > DOUBLE_RULE_PT * (layout.unitsPerPoint ?? 1) && q.x0 - p.x0 <= FRAMES_GAP_EM * size;
+  const inner = layout.rulings.filter((r) => r.x0 === r.x1 && r.x0 > b[0] + size && r.x0 < b[2] - size && r.y1 > b[1] && r.y0 < b[3]).sort((p, q) => p.x0 - q.x0);
+  // The vertical rules grouped by where they stand across, each group with the share of the
+  // table's height its pieces cover.
+  const sides: { x: number; cover: number }[] = [];
+  for (let i = 0; i < inner.length; ) {
+    let j = i;
+    while (j + 1 < inner.length && inner[j + 1].x0 - inner[j].x0 <= SIDE_PT * u) j++;
+    const spans = inner.slice(i, j + 1).map((r) => [Math.max(r.y0, b[1]), Math.min(r.y1, b[3])]).sort((p, q) => p[0] - q[0]);
+    let covered = 0, end = b[1];
+    for (const [y0, y1] of spans) {
+      if (y1 > end) covered += y1 - Math.max(y0, end);
+      end = Math.max(end, y1);
+    }
+    sides.push({ x: (inner[i].x0 + inner[j].x0) / 2, cover: h > 0 ? covered / h : 0 });
+    i = j + 1;
+  }
+  const through = sides.filter((s) => s.cover >= SIDE_SHARE);
+  const apart = (p: { x: number }, q: { x: number }) => q.x - p.x > DOUBLE_RULE_PT * u && q.x - p.x <= FRAMES_GAP_EM * size;
   return through.some((p) => through.some((q) => apart(p, q)));
 }
 

@@ -95,6 +95,13 @@ describe('framed boxes side by side', () => {
   it('a whitespace table running across the facing sides of two frames is the frames\' contents', () => {
     expect(detectTables(boxes)).toHaveLength(0);
   });
+  it('so is one running across two columns of boxes stacked a few points apart (seller and buyer boxes)', () => {
+    // An invoice's head: boxes in two columns, each column's frames broken between its boxes.
+    const stacked = (x0: number, x1: number) => [[210, 290], [298, 370], [378, 450]].flatMap(([y0, y1]) => [{ x0, y0, x1: x0, y1 }, { x0: x1, y0, x1, y1 }]);
+    expect(detectTables({ ...boxes, rulings: [...stacked(120, 660), ...stacked(683, 1230)] })).toHaveLength(0);
+    // Frames down only part of the table's height leave it alone.
+    expect(detectTables({ ...boxes, rulings: [...stacked(120, 660).slice(0, 2), ...stacked(683, 1230).slice(0, 2)] })).toHaveLength(1);
+  });
   it('one rule after a column, or a double rule, leaves the table alone', () => {
     expect(detectTables({ ...boxes, rulings: [{ x0: 670, y0: 210, x1: 670, y1: 450 }] })).toHaveLength(1);
     expect(detectTables({ ...boxes, rulings: [{ x0: 668, y0: 210, x1: 668, y1: 450 }, { x0: 674, y0: 210, x1: 674, y1: 450 }] })).toHaveLength(1);
