@@ -20,6 +20,7 @@ import { understandDocument } from './document/index.js';
 import { documentLocale } from './locale/index.js';
 import { documentLines } from './locale/lines.js';
 import { dateOfLine, lostDateLines, teach } from './memory/index.js';
+import { pass } from './passes.js';
 
 export { detectTables } from './layout/index.js';
 
@@ -87,11 +88,12 @@ export function resultFromLayouts(layouts: PageLayout[], opts: ExtractOptions): 
   try {
     const tables = documentTables(layouts);
     // The locale is worked out once, for the line items and the fields alike.
-    const lines = documentLines(layouts);
-    const locale = documentLocale(layouts, lines);
-    const doc = understandDocument(layouts, tables, extractLineItems(tables, layouts, locale), { lines, locale });
+    const lines = pass('document lines', () => documentLines(layouts));
+    const locale = pass('locale', () => documentLocale(layouts, lines));
+    const items = pass('line items', () => extractLineItems(tables, layouts, locale));
+    const doc = pass('fields', () => understandDocument(layouts, tables, items, { lines, locale }));
     const result: ExtractResult = { page_count: layouts.length, document_type: doc.document_type, fields: doc.fields, key_value_pairs: doc.key_value_pairs, tables, line_items: doc.line_items, totals: doc.totals };
-    return teach(result, layouts, { customFields: opts.customFields, vendorMemory: opts.vendorMemory, order: locale.order });
+    return pass('memory', () => teach(result, layouts, { customFields: opts.customFields, vendorMemory: opts.vendorMemory, order: locale.order }));
   } catch (err) {
     throw asExtractError(err);
   }

@@ -18,13 +18,15 @@ import { withRuledSections } from './sections.js';
 
 import { stitchTables } from './stitch.js';
 import { withoutFurniture } from './furniture.js';
+import { pass } from '../passes.js';
 
 export { stitchTables };
 
 /** A document's tables: each page's, without its running header and footer, stitched across page breaks. */
 export function documentTables(layouts: PageLayout[]): Table[] {
-  const body = withoutFurniture(layouts);
-  return stitchTables(body.map(detectTables), body);
+  const body = pass('furniture', () => withoutFurniture(layouts));
+  const tables = body.map(detectTables);
+  return pass('stitch', () => stitchTables(tables, body));
 }
 
 const inside = (w: Word, b: BBox) => {
@@ -48,30 +50,34 @@ export function detectTables(layout: PageLayout): Table[] {
   const tables = uprightTables({ ...layout, words: byRotation.get(0) ?? [] });
   for (const [rot, words] of byRotation) {
     if (rot === 0 || words.length < MIN_TURNED_WORDS) continue;
-    tables.push(...uprightTables({ ...turnUpright(layout, words, rot), figures: undefined, unitsPerPoint: layout.unitsPerPoint }).map((t) => turnBack(t, layout, rot)));
+    const turned = pass('turned text', () => turnUpright(layout, words, rot));
+    tables.push(...uprightTables({ ...turned, figures: undefined, unitsPerPoint: layout.unitsPerPoint }).map((t) => pass('turned text', () => turnBack(t, layout, rot))));
   }
-  return tables.sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]).map(withMisreadsRight);
+  return pass('misreads', () => tables.sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]).map(withMisreadsRight));
 }
 
 /** Tables of upright text: lattice grids first, then stream tables in the text they leave. */
 function uprightTables(layout: PageLayout): Table[] {
-  layout = { ...layout, words: withoutLeaders(layout.words) };
+  layout = { ...layout, words: pass('leaders', () => withoutLeaders(layout.words)) };
   // Rotated words (axis titles of charts, vertical column labels) are not rows of a stream table.
-  const upright = withSignsJoined(layout.words.filter((w) => !rotated(w)));
-  const lattice = withRuledSections(layout, latticeInPoints(layout), upright);
-  const rest = upright.filter((w) => !lattice.some((t) => inside(w, t.box)));
+  const upright = pass('signs', () => withSignsJoined(layout.words.filter((w) => !rotated(w))));
+  const grids = pass('lattice', () => latticeInPoints(layout));
+  const lattice = pass('ruled sections', () => withRuledSections(layout, grids, upright));
+  const rest = pass('claimed words', () => upright.filter((w) => !lattice.some((t) => inside(w, t.box))));
   // A chart's frame and grid lines make a lattice of its labels; its curves, inside the frame,
   // cover less of it than labels around a figure do.
-  const tables = lattice.flatMap((t) => (t.table && (!inFigure(t.table.bbox, layout.figures, LATTICE_FIGURE_SHARE) || figuresGrid(t.table, layout.words)) && !chartMarks(t.table, layout.words) ? [t.table] : []));
-  for (const block of tableBlocks(textLines(rest))) {
-    const t = streamTable(layout.page, block);
-    if (t && !inFigure(t.bbox, layout.figures) && !chartMarks(t, layout.words) && !besideFrames(t, layout)) tables.push(t);
+  const tables = pass('figure checks', () => lattice.flatMap((t) => (t.table && (!inFigure(t.table.bbox, layout.figures, LATTICE_FIGURE_SHARE) || figuresGrid(t.table, layout.words)) && !chartMarks(t.table, layout.words) ? [t.table] : [])));
+  for (const block of pass('table blocks', () => tableBlocks(textLines(rest)))) {
+    const t = pass('stream table', () => streamTable(layout.page, block));
+    if (t && pass('figure checks', () => !inFigure(t.bbox, layout.figures) && !chartMarks(t, layout.words) && !besideFrames(t, layout))) tables.push(t);
   }
   // Header lines left above a table (a filled header band outside its rules, a wide gap).
-  const claimed = [...lattice.map((t) => t.box), ...tables.map((t) => t.bbox)];
-  const left = textLines(rest.filter((w) => !claimed.some((b) => inside(w, b))));
-  const used = new Set<TextLine>();
-  return withHeaderTables(tables, left).map((t) => withHeaderAbove(t, left, used));
+  return pass('header', () => {
+    const claimed = [...lattice.map((t) => t.box), ...tables.map((t) => t.bbox)];
+    const left = textLines(rest.filter((w) => !claimed.some((b) => inside(w, b))));
+    const used = new Set<TextLine>();
+    return withHeaderTables(tables, left).map((t) => withHeaderAbove(t, left, used));
+  });
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import type { Word } from '../types.js';
 import { endsInLeader } from './leaders.js';
+import { pass } from '../passes.js';
 
 /** A gap wider than this (× font size) separates chunks: word spaces, even justified, stay under ~0.5 em. */
 export const CHUNK_GAP_EM = 0.6;
@@ -98,6 +99,10 @@ const TOUCH_EM = 0.15;
  * half of the smaller height (superscripts and mixed sizes share a line; stacked lines do not).
  */
 export function textLines(words: Word[]): TextLine[] {
+  return pass('text lines', () => linesOf(words));
+}
+
+function linesOf(words: Word[]): TextLine[] {
   const sorted = [...words].filter((w) => w.text.trim() !== '').sort((a, b) => (a.y0 + a.y1) / 2 - (b.y0 + b.y1) / 2 || a.x0 - b.x0);
   const groups: { y0: number; y1: number; words: Word[] }[] = [];
   for (const w of sorted) {

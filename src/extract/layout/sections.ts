@@ -12,6 +12,7 @@ import { tableBlocks } from './blocks.js';
 import { streamTable } from './stream.js';
 import { mergeRulings } from './rulings.js';
 import { isNumeric } from './grid.js';
+import { pass } from '../passes.js';
 
 type Grid = { table: Table | null; box: BBox };
 
@@ -26,18 +27,18 @@ const ROW_FIGURES = 2;
 export function withRuledSections(layout: PageLayout, grids: Grid[], words: Word[]): Grid[] {
   if (!grids.some((g) => g.table)) return grids;
   let out = grids;
-  for (const block of tableBlocks(textLines(words))) {
+  for (const block of pass('table blocks', () => tableBlocks(textLines(words)))) {
     const y0 = block[0].y0, y1 = block[block.length - 1].y1;
     const x0 = Math.min(...block.map((l) => l.x0)), x1 = Math.max(...block.map((l) => l.x1));
     const held = out.filter((g) => g.table && (g.box[1] + g.box[3]) / 2 > y0 && (g.box[1] + g.box[3]) / 2 < y1 && g.box[0] < x1 && g.box[2] > x0);
     if (held.length === 0) continue;
     if (held.length === 1 && !rowsBeside(held[0], block, layout)) {
-      const t = streamTable(layout.page, block);
+      const t = pass('stream table', () => streamTable(layout.page, block));
       if (t && pieceOf(held[0], t)) out = [...out.filter((g) => g !== held[0]), { table: t, box: t.bbox }];
       continue;
     }
     if (!sections(held, layout, words)) continue;
-    const t = streamTable(layout.page, block);
+    const t = pass('stream table', () => streamTable(layout.page, block));
     if (t) out = [...out.filter((g) => !held.includes(g)), { table: t, box: t.bbox }];
   }
   return out;
