@@ -42,7 +42,24 @@ const keyOf = (text: string) => text.toLowerCase().replace(/\d+/g, '#').replace(
 function same(a: string, b: string): boolean {
   if (a === b) return true;
   const allowed = Math.floor(Math.max(a.length, b.length) * EDITS_PER_CHAR);
-  return allowed > 0 && Math.abs(a.length - b.length) <= allowed && editDistance(a, b) <= allowed;
+  return allowed > 0 && Math.abs(a.length - b.length) <= allowed && bagDistance(a, b) <= allowed && editDistance(a, b) <= allowed;
+}
+
+/**
+ * How many characters one string holds that the other lacks, counted as multisets, the larger
+ * side: no edit script is shorter (each edit mends at most one on each side), so texts this far
+ * apart need no edit distance worked out.
+ */
+function bagDistance(a: string, b: string): number {
+  const count = new Map<number, number>();
+  for (let i = 0; i < a.length; i++) count.set(a.charCodeAt(i), (count.get(a.charCodeAt(i)) ?? 0) + 1);
+  let unmatched = 0;
+  for (let i = 0; i < b.length; i++) {
+    const n = count.get(b.charCodeAt(i)) ?? 0;
+    if (n > 0) count.set(b.charCodeAt(i), n - 1);
+    else unmatched++;
+  }
+  return Math.max(unmatched, a.length - (b.length - unmatched));
 }
 
 /** Whether two pieces stand at the same place of their pages, measured in their text height. */

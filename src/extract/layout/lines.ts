@@ -94,6 +94,12 @@ export function chunksOf(words: Word[], gapEm = CHUNK_GAP_EM): Chunk[] {
 /** Words of one line may overlap by this much (× font size) and still stand side by side. */
 const TOUCH_EM = 0.15;
 
+/** Whether `w` overlaps a word of `line` by more than `slack` across. */
+function stacked(line: Word[], w: Word, slack: number): boolean {
+  for (const o of line) if (o.x0 < w.x1 - slack && w.x0 < o.x1 - slack) return true;
+  return false;
+}
+
 /**
  * Groups words into lines: a word joins the line whose vertical span it overlaps by more than
  * half of the smaller height (superscripts and mixed sizes share a line; stacked lines do not).
@@ -102,20 +108,32 @@ export function textLines(words: Word[]): TextLine[] {
   return pass('text lines', () => linesOf(words));
 }
 
+interface Group {
+  y0: number;
+  y1: number;
+  words: Word[];
+  /** The smallest font size among `words`. */
+  size: number;
+}
+
 function linesOf(words: Word[]): TextLine[] {
-  const sorted = [...words].filter((w) => w.text.trim() !== '').sort((a, b) => (a.y0 + a.y1) / 2 - (b.y0 + b.y1) / 2 || a.x0 - b.x0);
-  const groups: { y0: number; y1: number; words: Word[] }[] = [];
-  for (const w of sorted) {
-    let best: { y0: number; y1: number; words: Word[] } | null = null;
+  // Sorted by centre, then left edge; the centres worked out once, not at each comparison.
+  const keyed: { w: Word; c: number }[] = [];
+  for (const w of words) if (w.text.trim() !== '') keyed.push({ w, c: (w.y0 + w.y1) / 2 });
+  keyed.sort((a, b) => a.c - b.c || a.w.x0 - b.w.x0);
+  const groups: Group[] = [];
+  for (const { w } of keyed) {
+    let best: Group | null = null;
     // Only the last few lines can overlap a word sorted by its centre.
     for (let k = groups.length - 1; k >= Math.max(0, groups.length - 4); k--) {
       const g = groups[k];
       const ov = Math.min(g.y1, w.y1) - Math.max(g.y0, w.y0);
       const h = Math.min(g.y1 - g.y0, w.y1 - w.y0);
+      if (!(ov > 0.5 * h)) continue;
       // Words side by side on one line may touch or overlap a little (an OCR box taking in an
       // italic or kerned neighbour's edge: "of" into "things"); stacked words overlap more.
-      const slack = Math.max(0.5, TOUCH_EM * Math.min(w.size, ...g.words.map((o) => o.size)));
-      if (ov > 0.5 * h && !g.words.some((o) => o.x0 < w.x1 - slack && w.x0 < o.x1 - slack)) {
+      const slack = Math.max(0.5, TOUCH_EM * Math.min(w.size, g.size));
+      if (!stacked(g.words, w, slack)) {
         best = g;
         break;
       }
@@ -124,22 +142,32 @@ function linesOf(words: Word[]): TextLine[] {
       best.words.push(w);
       best.y0 = Math.min(best.y0, w.y0);
       best.y1 = Math.max(best.y1, w.y1);
-    } else groups.push({ y0: w.y0, y1: w.y1, words: [w] });
+      best.size = Math.min(best.size, w.size);
+    } else groups.push({ y0: w.y0, y1: w.y1, words: [w], size: w.size });
   }
   return groups
     .map((g) => {
       const ws = g.words.sort((a, b) => a.x0 - b.x0);
-      return {
-        words: ws,
-        chunks: chunksOf(ws),
-        x0: Math.min(...ws.map((w) => w.x0)),
-        y0: g.y0,
-        x1: Math.max(...ws.map((w) => w.x1)),
-        y1: g.y1,
-        size: median(ws.map((w) => w.size)),
-      };
+      return new Line(ws, Math.min(...ws.map((w) => w.x0)), g.y0, Math.max(...ws.map((w) => w.x1)), g.y1, median(ws.map((w) => w.size)));
     })
     .sort((a, b) => a.y0 - b.y0);
+}
+
+/** A text line whose chunks are split on first use: many readers (a cell's text, a band's rows) need only its words. */
+class Line implements TextLine {
+  #chunks: Chunk[] | undefined;
+  constructor(
+    readonly words: Word[],
+    readonly x0: number,
+    readonly y0: number,
+    readonly x1: number,
+    readonly y1: number,
+    readonly size: number,
+  ) {}
+
+  get chunks(): Chunk[] {
+    return (this.#chunks ??= chunksOf(this.words));
+  }
 }
 
 /** A cell's text that breaks off mid-phrase: after a comma, a hyphen, an open bracket or a joining word. */

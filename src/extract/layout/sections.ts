@@ -6,7 +6,7 @@
  * claimed as a grid's are. So is a block that holds one grid ruling a small part of it with
  * fewer columns than the block's (see `pieceOf`).
  */
-import type { BBox, PageLayout, Table, Word } from '../types.js';
+import type { BBox, PageLayout, Ruling, Table, Word } from '../types.js';
 import { textLines, type TextLine } from './lines.js';
 import { tableBlocks } from './blocks.js';
 import { streamTable } from './stream.js';
@@ -27,17 +27,20 @@ const ROW_FIGURES = 2;
 export function withRuledSections(layout: PageLayout, grids: Grid[], words: Word[]): Grid[] {
   if (!grids.some((g) => g.table)) return grids;
   let out = grids;
+  // The page's vertical rules, merged once for every block that holds a grid.
+  let merged: Ruling[] | null = null;
+  const verticals = () => (merged ??= mergeRulings(layout.rulings).v);
   for (const block of pass('table blocks', () => tableBlocks(textLines(words)))) {
     const y0 = block[0].y0, y1 = block[block.length - 1].y1;
     const x0 = Math.min(...block.map((l) => l.x0)), x1 = Math.max(...block.map((l) => l.x1));
     const held = out.filter((g) => g.table && (g.box[1] + g.box[3]) / 2 > y0 && (g.box[1] + g.box[3]) / 2 < y1 && g.box[0] < x1 && g.box[2] > x0);
     if (held.length === 0) continue;
-    if (held.length === 1 && !rowsBeside(held[0], block, layout)) {
+    if (held.length === 1 && !rowsBeside(held[0], block, layout, verticals())) {
       const t = pass('stream table', () => streamTable(layout.page, block));
       if (t && pieceOf(held[0], t)) out = [...out.filter((g) => g !== held[0]), { table: t, box: t.bbox }];
       continue;
     }
-    if (!sections(held, layout, words)) continue;
+    if (!sections(held, layout, words, verticals())) continue;
     const t = pass('stream table', () => streamTable(layout.page, block));
     if (t) out = [...out.filter((g) => !held.includes(g)), { table: t, box: t.bbox }];
   }
@@ -62,10 +65,10 @@ function pieceOf(g: Grid, t: Table): boolean {
  * a statistic under a grid, "χ2 = 5.281, ν = 3, p = 0.152", is one line) that keep to its column
  * rules: a section of the block's table, as two grids are.
  */
-function rowsBeside(grid: Grid, block: TextLine[], layout: PageLayout): boolean {
+function rowsBeside(grid: Grid, block: TextLine[], layout: PageLayout, verticals: Ruling[]): boolean {
   const tol = SAME_RULE_PT * (layout.unitsPerPoint ?? 1);
   const b = grid.box;
-  const rules = mergeRulings(layout.rulings).v.filter((v) => v.x0 > b[0] + tol && v.x0 < b[2] - tol && v.y1 > b[1] && v.y0 < b[3]).map((v) => v.x0);
+  const rules = verticals.filter((v) => v.x0 > b[0] + tol && v.x0 < b[2] - tol && v.y1 > b[1] && v.y0 < b[3]).map((v) => v.x0);
   if (rules.length === 0) return false;
   const first = Math.min(...rules);
   const outside = block.filter((l) => l.y1 < b[1] + tol || l.y0 > b[3] - tol);
@@ -80,11 +83,10 @@ function rowsBeside(grid: Grid, block: TextLine[], layout: PageLayout): boolean 
  * the first such rule. Separate tables have headers of their own, and the captions and prose
  * between them run across the columns.
  */
-function sections(grids: Grid[], layout: PageLayout, words: Word[]): boolean {
+function sections(grids: Grid[], layout: PageLayout, words: Word[], verticals: Ruling[]): boolean {
   const sorted = [...grids].sort((a, b) => a.box[1] - b.box[1]);
   if (sorted.slice(1).some((g) => g.table!.header_rows > 0)) return false;
   const tol = SAME_RULE_PT * (layout.unitsPerPoint ?? 1);
-  const verticals = mergeRulings(layout.rulings).v;
   const inner = (b: BBox) => verticals.filter((v) => v.x0 > b[0] + tol && v.x0 < b[2] - tol && v.y1 > b[1] && v.y0 < b[3]).map((v) => v.x0);
   return sorted.slice(1).every((b, i) => {
     const a = sorted[i];
