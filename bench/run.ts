@@ -1,7 +1,12 @@
 /**
  * `npm run bench [-- NAME...]`: runs the named benchmarks (default: the service ones). Each
- * benchmark module exports `run(): Promise<void>` and prints its figures and peer ratios.
+ * benchmark module exports `run(): Promise<void>` and prints its figures as ratios against the
+ * peer measured in the same run; the machine's load (as `uptime` gives it) is printed before and
+ * after each, since on a shared machine a ratio means little without it.
  */
+import { loadavg } from 'node:os';
+
+const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(', ')} (1, 5, 15 min)`;
 const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void> }>> = {
   status: () => import('./status.js'),
   queue: () => import('./queue.js'),
@@ -18,11 +23,12 @@ const DEFAULT = ['status', 'queue'];
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const selected = names.length ? names : DEFAULT;
 for (const name of selected) {
-  const load = BENCHES[name];
-  if (!load) {
+  const bench = BENCHES[name];
+  if (!bench) {
     console.error(`unknown benchmark ${name}; known: ${Object.keys(BENCHES).join(', ')}`);
     process.exit(2);
   }
-  console.log(`\n## bench ${name}`);
-  await (await load()).run(process.argv.slice(2));
+  console.log(`\n## bench ${name} (${new Date().toISOString()}, ${load()})`);
+  await (await bench()).run(process.argv.slice(2));
+  console.log(`## bench ${name} done, ${load()}`);
 }
