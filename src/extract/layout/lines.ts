@@ -67,12 +67,14 @@ export const figureRun = (words: Word[]) => words.length >= FIGURE_RUN_WORDS && 
  * every word ~0.7 em apart, so a gap splits only when it is also well above the line's narrowest
  * gap (a table row's word spaces stay ~0.3 em while its column gaps can be 0.9 em: an 8 pt gap
  * at 9 pt in the German invoice fixture); gaps over 1.5 em always split. A line with a dot
- * leader is not justified: its column gaps split, and so does any gap after the leader.
+ * leader is not justified: its column gaps split, and so does any gap after the leader. Gaps are
+ * measured against `minSize` at least.
  */
-export function chunksOf(words: Word[], gapEm = CHUNK_GAP_EM): Chunk[] {
+export function chunksOf(words: Word[], gapEm = CHUNK_GAP_EM, minSize = 0): Chunk[] {
   const out: Chunk[] = [];
   let cur: Word[] = [];
-  const gaps = words.slice(1).map((w, i) => (w.x0 - words[i].x1) / Math.max(w.size, words[i].size, 0.01));
+  const sizeOf = (a: Word, b: Word) => Math.max(a.size, b.size, minSize, 0.01);
+  const gaps = words.slice(1).map((w, i) => (w.x0 - words[i].x1) / sizeOf(w, words[i]));
   const positive = gaps.filter((g) => g > 0.05);
   const narrowest = positive.length ? Math.min(...positive) : 0;
   // A line with a dot leader is a row or a contents line, never justified prose; nor is a line
@@ -81,7 +83,7 @@ export function chunksOf(words: Word[], gapEm = CHUNK_GAP_EM): Chunk[] {
   for (const w of words) {
     const prev = cur[cur.length - 1];
     // A leader runs up to the next column, however close that stands.
-    if (prev && (w.x0 - prev.x1 > em * Math.max(prev.size, w.size) || (endsInLeader(prev) && w.x0 > prev.x1))) {
+    if (prev && (w.x0 - prev.x1 > em * sizeOf(prev, w) || (endsInLeader(prev) && w.x0 > prev.x1))) {
       out.push(chunkOf(cur));
       cur = [];
     }
@@ -90,6 +92,9 @@ export function chunksOf(words: Word[], gapEm = CHUNK_GAP_EM): Chunk[] {
   if (cur.length) out.push(chunkOf(cur));
   return out;
 }
+
+/** An OCR'd line's gaps are measured against this share of the page's median text size at least. */
+const OCR_SIZE_FLOOR = 0.85;
 
 /** Words of one line may overlap by this much (× font size) and still stand side by side. */
 const TOUCH_EM = 0.15;
@@ -145,10 +150,22 @@ function linesOf(words: Word[]): TextLine[] {
       best.size = Math.min(best.size, w.size);
     } else groups.push({ y0: w.y0, y1: w.y1, words: [w], size: w.size });
   }
+  // An OCR'd line's size is read from its box, which a line of capitals or figures (no ascender
+  // or descender) draws a quarter shorter than its type: its gaps are measured against the
+  // page's usual text size at least (worked out when a line's chunks are first asked for).
+  let floor: number | undefined;
+  const minSize = () => {
+    if (floor === undefined) {
+      const read = keyed.filter(({ w }) => w.confidence !== null);
+      floor = read.length ? OCR_SIZE_FLOOR * median(read.map(({ w }) => w.size)) : 0;
+    }
+    return floor;
+  };
   return groups
     .map((g) => {
       const ws = g.words.sort((a, b) => a.x0 - b.x0);
-      return new Line(ws, Math.min(...ws.map((w) => w.x0)), g.y0, Math.max(...ws.map((w) => w.x1)), g.y1, median(ws.map((w) => w.size)));
+      const ocr = ws.some((w) => w.confidence !== null);
+      return new Line(ws, Math.min(...ws.map((w) => w.x0)), g.y0, Math.max(...ws.map((w) => w.x1)), g.y1, median(ws.map((w) => w.size)), ocr ? minSize : () => 0);
     })
     .sort((a, b) => a.y0 - b.y0);
 }
@@ -163,10 +180,12 @@ class Line implements TextLine {
     readonly x1: number,
     readonly y1: number,
     readonly size: number,
+    /** The least size its gaps are measured against. */
+    private readonly minSize: () => number,
   ) {}
 
   get chunks(): Chunk[] {
-    return (this.#chunks ??= chunksOf(this.words));
+    return (this.#chunks ??= chunksOf(this.words, CHUNK_GAP_EM, this.minSize()));
   }
 }
 

@@ -18,3 +18,28 @@ describe('text lines', () => {
     expect(textLines(words)).toHaveLength(2);
   });
 });
+
+describe('chunks of an OCR\'d line', () => {
+  // Body text read at 27.6 px a size; a line of capitals is boxed a quarter shorter (no ascenders
+  // or descenders), so its size reads 20 px: a word space of 13 px (where OCR lost a colon, the
+  // others 6 px) is 0.65 of that, more than a column gap's 0.6.
+  const sized = (text: string, x0: number, y: number, size: number, confidence: number | null = 0.96): Word => ({ text, x0, y0: y, x1: x0 + 14 * text.length, y1: y + 0.75 * size, size, confidence });
+  const body = ['The', 'terms', 'of', 'payment', 'below', 'apply', 'to', 'every', 'order'].map((t, i) => sized(t, 100 + 120 * i, 100, 27.6));
+  const capitals = (confidence: number | null) => {
+    const out: Word[] = [];
+    let x = 100;
+    for (const t of ['CONDITIONS', 'DE', 'PAIEMENT', '30', 'JOURS', 'NETS']) {
+      out.push(sized(t, x, 200, 20, confidence));
+      x += 14 * t.length + (t === 'PAIEMENT' ? 13 : 6);
+    }
+    return out;
+  };
+  it('a line of capitals keeps its word spaces, measured against the page\'s text size', () => {
+    const caps = textLines([...body, ...capitals(0.96)]).find((l) => l.words[0].text === 'CONDITIONS')!;
+    expect(caps.chunks.map((c) => c.text)).toEqual(['CONDITIONS DE PAIEMENT 30 JOURS NETS']);
+  });
+  it('a text layer\'s sizes are the type\'s own: the same gap at that size splits', () => {
+    const caps = textLines([...body.map((w) => ({ ...w, confidence: null })), ...capitals(null)]).find((l) => l.words[0].text === 'CONDITIONS')!;
+    expect(caps.chunks.map((c) => c.text)).toEqual(['CONDITIONS DE PAIEMENT', '30 JOURS NETS']);
+  });
+});
