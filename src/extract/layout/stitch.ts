@@ -1,7 +1,8 @@
 /**
  * Stitches a table that runs on over a page break into one: the last table of page p and the
- * first of page p+1 join when they have the same column count, their column edges line up, and
- * they sit near the bottom and top of their pages. A repeated header row is dropped.
+ * first of page p+1 join when they have the same column count, their columns line up (at their
+ * left or at their right edges), and they sit near the bottom and top of their pages. A repeated
+ * header row is dropped.
  */
 import type { Cell, PageLayout, Table } from '../types.js';
 
@@ -10,11 +11,12 @@ const EDGE_SHARE = 0.3;
 /** Column edges this far apart (× page width) still line up. */
 const EDGE_TOL_SHARE = 0.03;
 
-function colEdges(t: Table): number[] {
-  const edges: number[] = [];
+/** Each column's left and right edges: where its cells of one column start and end, at the furthest. */
+function colEdges(t: Table): [number, number][] {
+  const edges: [number, number][] = [];
   for (let c = 0; c < t.n_cols; c++) {
-    const xs = t.cells.filter((x) => x.col === c && x.col_span === 1).map((x) => x.bbox[0]);
-    edges.push(xs.length ? Math.min(...xs) : NaN);
+    const cells = t.cells.filter((x) => x.col === c && x.col_span === 1);
+    edges.push(cells.length ? [Math.min(...cells.map((x) => x.bbox[0])), Math.max(...cells.map((x) => x.bbox[2]))] : [NaN, NaN]);
   }
   return edges;
 }
@@ -31,9 +33,11 @@ function compatible(a: Table, b: Table, pa: PageLayout, pb: PageLayout): boolean
   const tol = EDGE_TOL_SHARE * Math.max(pa.width, pb.width);
   let compared = 0;
   for (let c = 0; c < ea.length; c++) {
-    if (Number.isNaN(ea[c]) || Number.isNaN(eb[c])) continue;
+    if (Number.isNaN(ea[c][0]) || Number.isNaN(eb[c][0])) continue;
     compared++;
-    if (Math.abs(ea[c] - eb[c]) > tol) return false;
+    // A column lines up at one of its sides: right-aligned figures start where each page's
+    // widest one does ("Prezzo unitario" over its prices on one page, prices alone on the next).
+    if (Math.abs(ea[c][0] - eb[c][0]) > tol && Math.abs(ea[c][1] - eb[c][1]) > tol) return false;
   }
   return compared >= Math.min(2, a.n_cols);
 }

@@ -157,4 +157,23 @@ describe('stream tables', () => {
     expect(g).toHaveLength(16);
     expect(g[15]).toEqual(['2026-01-15', 'Payment 15', '150.00']);
   });
+  it('stitches a table whose right-aligned column starts elsewhere on the next page (its wide header stays on the first)', async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const draw = (page: ReturnType<typeof doc.addPage>, rows: string[][], top: number) =>
+      rows.forEach((r, i) => {
+        page.drawText(r[0], { x: 40, y: top - 14 * i, size: 10, font });
+        page.drawText(r[1], { x: 100, y: top - 14 * i, size: 10, font });
+        page.drawText(r[2], { x: 360 - font.widthOfTextAtSize(r[2], 10), y: top - 14 * i, size: 10, font });
+      });
+    const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => [String(from + i), `Item ${from + i}`, `${(from + i) * 3}.50`]);
+    const p1 = doc.addPage([400, 600]);
+    draw(p1, [['No.', 'Description', 'Amount in euros'], ...rows(1, 10)], 300);
+    const p2 = doc.addPage([400, 600]);
+    draw(p2, rows(11, 5), 560);
+    const pages = await layouts(await doc.save());
+    const tables = stitchTables(pages.map(detectTables), pages);
+    expect(tables.map((t) => t.pages)).toEqual([[1, 2]]);
+    expect(grid(tables[0])[15]).toEqual(['15', 'Item 15', '45.50']);
+  });
 });
