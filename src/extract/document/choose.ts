@@ -37,10 +37,17 @@ export function externalCandidates(external: ExternalCandidates | undefined, nam
  * score, rounded to hundredths.
  */
 export function choose(cands: FieldCandidate[]): Field | null {
+  const best = chosen(cands);
+  if (!best) return null;
+  if (best.via === 'external') return { ...best.field, source: best.source ?? 'vendor_memory', corrected: false };
+  return { ...best.field, confidence: Math.round(Math.max(0, Math.min(1, best.score)) * 100) / 100, source: 'engine', corrected: false };
+}
+
+/** The candidate `choose` takes: the first external one, else the highest score (the earlier on a tie). */
+export function chosen(cands: FieldCandidate[]): FieldCandidate | null {
   const ext = cands.find((c) => c.via === 'external');
-  if (ext) return { ...ext.field, source: ext.source ?? 'vendor_memory', corrected: false };
+  if (ext) return ext;
   let best: FieldCandidate | null = null;
   for (const c of cands) if (!best || c.score > best.score + 1e-9) best = c;
-  if (!best) return null;
-  return { ...best.field, confidence: Math.round(Math.max(0, Math.min(1, best.score)) * 100) / 100, source: 'engine', corrected: false };
+  return best;
 }

@@ -8,12 +8,13 @@
 import type { DocumentType, Fields } from '../types.js';
 import type { ColumnRole } from '../lineitems/vocabulary.js';
 import { joinWords, type TextLine } from '../locale/lines.js';
+import { amountsIn, sameAmount } from '../locale/numbers.js';
 
 const W = (src: string) => new RegExp(`(?<![\\p{L}\\p{N}])(?:${src})(?![\\p{L}])`, 'iu');
 
 const TITLES: Record<Exclude<DocumentType, 'other'>, RegExp> = {
   invoice: W(
-    'invoice|tax invoice|credit note|pro ?forma invoice|rechnung|rechnungs(?:nummer|-nr\\.?|datum|betrag|empfänger)|gutschrift|facture|avoir|factura|factuur|factuur(?:nummer|datum|bedrag)|creditnota|fattura|nota di credito|fatura|nota fiscal',
+    'invoice|tax ?invoice|credit note|pro ?forma invoice|rechnung|rechnungs(?:nummer|-nr\\.?|datum|betrag|empfänger)|gutschrift|facture|avoir|factura|factuur|factuur(?:nummer|datum|bedrag)|creditnota|fattura|nota di credito|fatura|nota fiscal',
   ),
   receipt: W(
     'receipt|sales receipt|cash receipt|quittung|kassenbon|kassenbeleg|kassenzettel|reçu|ticket de caisse|ticket|recibo|factura simplificada|kassabon|kassa ?ticket|scontrino|ricevuta|cupom fiscal|talão',
@@ -29,12 +30,14 @@ const JA_TITLES: Record<Exclude<DocumentType, 'other'>, RegExp> = {
 };
 
 const RECEIPT_CUES = W(
-  'cash|change|card|visa|mastercard|bar|gegeben|rückgeld|wechselgeld|espèces|rendu|monnaie|efectivo|cambio|tarjeta|contant|wisselgeld|pin|contanti|resto|troco|dinheiro|thank you|vielen dank|merci|gracias|bedankt|grazie|obrigado',
+  'cash|change|card|visa|mastercard|bar|gegeben|rückgeld|wechselgeld|esp[eè]ces?|rendu|monnaie|efectivo|cambio|tarjeta|contant|wisselgeld|pin|contanti|resto|troco|dinheiro|thank you|vielen dank|merci|gracias|bedankt|grazie|obrigado',
 );
 const JA_RECEIPT_CUES = /お預り|お釣り|合計点数|ありがとう/;
 /** A till's payment block: a line that opens with cash, tendered or change and ends in an amount. */
 const TILL = /^(cash|cash tendered|tendered|change|change due|rounding|rückgeld|wechselgeld|gegeben|bar|espèces|rendu|monnaie|efectivo|cambio|contant|wisselgeld|contanti|resto|troco|dinheiro|お預り|お釣り)\b.*\d[.,]\d{2}\s*$/iu;
 const TIME = /(?<!\d)([01]?\d|2[0-3]):[0-5]\d(?!\d)/;
+const CASH = W('cash|tunai|tendered|paid amount|amount paid|bar|gegeben|esp[eè]ces?|efectivo|contant|contanti|dinheiro');
+const CARD = W('visa|mastercard|master card|debit card|credit card|amex|ec-karte|girocard|carte bancaire|tarjeta|pinnen');
 /**
  * What a till prints, by kind: what was paid, the change, the rounding, the cashier or till,
  * a time of day, thanks and returns notes, a card payment, the count of items, a tax summary, a
@@ -42,17 +45,19 @@ const TIME = /(?<!\d)([01]?\d|2[0-3]):[0-5]\d(?!\d)/;
  * receipt whatever its title (`TAX INVOICE`).
  */
 const TILL_CUES: RegExp[] = [
-  W('cash|tunai|tendered|paid amount|amount paid|bar|gegeben|espèces|efectivo|contant|contanti|dinheiro'),
+  CASH,
   W('change|change due|baki|rückgeld|wechselgeld|rendu|monnaie rendue|cambio|wisselgeld|resto|troco'),
   W('rounding|round adj|round amt|rounding adj(?:ustment)?|rundung|arrondi|redondeo|afronding|arrotondamento|arredondamento'),
   W('cashier|casher|operator|served by|counter|terminal|pos(?: ?no| ?id)?|salesperson|kassierer|bediener|kasse|caissier|caisse|cajero|caja|kassa|cassiere|cassa|operador'),
   TIME,
   W('thank you|thanks|come again|terima kasih|goods sold|no refund|not returnable|vielen dank|danke|merci|gracias|bedankt|grazie|obrigado'),
-  W('visa|mastercard|master card|debit card|credit card|amex|ec-karte|girocard|carte bancaire|tarjeta|pinnen'),
+  CARD,
   W('total qty|total quantity|total items?|item count|no\\.? of items|qty|anzahl artikel|nombre d.articles|artículos'),
   W('gst summary|tax summary|sst summary|gst @|gst\\s*\\d+\\s*%'),
   W('table|pax|dine in|take ?away|tisch|mesa|tavolo'),
 ];
+/** A till prints short lines; longer ones are prose. */
+const TILL_LINE_WORDS = 8;
 /** Fields only an invoice prints: its customer, due date, payment terms or IBAN keep it an invoice. */
 const INVOICE_ONLY: (keyof Fields)[] = ['due_date', 'customer_name', 'payment_terms', 'iban'];
 
@@ -106,8 +111,14 @@ export function classify(lines: TextLine[], cues: Cues): DocumentType {
   const text = lines.slice(0, 200).map((l) => joinWords(l.words));
   const receiptCues = text.filter((t) => RECEIPT_CUES.test(t) || JA_RECEIPT_CUES.test(t)).length;
   // A till's cash-and-change block makes a receipt whatever its title (`Simplified tax invoice`).
-  const kinds = TILL_CUES.filter((re) => text.some((t) => re.test(t))).length;
-  const till = (text.filter((t) => TILL.test(t)).length >= 2 && f.total !== null) || (kinds >= 3 && has(...INVOICE_ONLY) === 0);
+  // Counted on a till's short lines: a report's prose names as many (`change`, `served by`, `table`).
+  const short = lines.slice(0, 200).filter((l) => l.words.length <= TILL_LINE_WORDS).map((l) => joinWords(l.words));
+  const kinds = TILL_CUES.filter((re) => short.some((t) => re.test(t))).length;
+  // A line saying the total was paid in cash or by card (`REGLE PAR ESPECE 56.00 DH` under
+  // `Total 56.00`): a till's.
+  const total = typeof f.total?.value === 'number' ? f.total.value : null;
+  const paidTotal = total !== null && total > 0 && text.some((t) => (CASH.test(t) || CARD.test(t)) && amountsIn(t).some((a) => sameAmount(a.value, total)));
+  const till = (text.filter((t) => TILL.test(t)).length >= 2 && f.total !== null) || (paidTotal && has(...INVOICE_ONLY) === 0) || (kinds >= 3 && has(...INVOICE_ONLY) === 0);
   const roles = new Set(cues.roles);
   const scores: Record<Exclude<DocumentType, 'other'>, number> = {
     invoice: titleScore(lines, 'invoice') + Math.min(4, has('invoice_number', 'due_date', 'customer_name', 'vendor_tax_id', 'subtotal', 'tax', 'total', 'payment_terms', 'order_number')),

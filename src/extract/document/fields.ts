@@ -4,7 +4,7 @@
  */
 import { FIELD_NAMES, type Field, type Fields, type Word } from '../types.js';
 import type { Convention } from '../locale/numbers.js';
-import { candidate, choose, externalCandidates, type ExternalCandidates, type FieldCandidate } from './choose.js';
+import { candidate, choose, chosen, externalCandidates, type ExternalCandidates, type FieldCandidate } from './choose.js';
 import type { Pair } from './kv.js';
 import { findDate, repairDate, type DateOrder } from '../locale/dates.js';
 import { findIbans } from './iban.js';
@@ -27,6 +27,8 @@ export interface ReadContext {
   pairs: Pair[];
   /** Candidates from outside the engine (vendor memory), tried first. */
   external?: ExternalCandidates;
+  /** Filled with the fields chosen by where they stand, not by a label naming them. */
+  placed?: Set<keyof Fields>;
 }
 
 /** Fields all null. */
@@ -105,19 +107,33 @@ function identifierRate(f: Field, c: Candidate): number {
 
 const TERMS = /(?<![\p{L}])(net \d+|due (?:within|in) \d+ days|payable (?:within|in) \d+ days|zahlbar (?:innerhalb|binnen|sofort|bis)|zahlungsziel|payable à|à \d+ jours|a \d+ días|binnen \d+ dagen|entro \d+ giorni|em \d+ dias)/iu;
 
-function paymentTerms(lines: TextLine[]): Field | null {
+/**
+ * A label in running prose (`…; payment terms of net 30 days were the rule.`): a word of the
+ * sentence, in the same run of words as the one before it and not followed by a colon.
+ */
+function inProse(c: Candidate): boolean {
+  const i = c.line.starts.indexOf(c.labelStart);
+  const before = c.line.words[i - 1];
+  const at = c.line.words[i];
+  if (i <= 0 || !before || !at || at.x0 - before.x1 > 2 * Math.max(at.size, before.size) || !/\p{Ll}/u.test(before.text)) return false;
+  const label = labelMatches(c.line).find((m) => m.start === c.labelStart);
+  return !label || !/^\s*[:：]/.test(c.line.lower.slice(label.end));
+}
+
+/** Terms after their label, else a line that states a term (`Net 30`, `zahlbar innerhalb 14 Tagen`) by itself. */
+function paymentTerms(lines: TextLine[]): FieldCandidate[] {
   // `Terms and conditions` is a heading, not terms.
   const read = (c: Candidate) => {
     const t = joinWords(c.words);
-    return /\p{L}{2}|\d/u.test(t) && !/^(and|&|und|et|y|en|e)\s+(conditions|bedingungen|condiciones|voorwaarden|condizioni|condições)/i.test(t) ? field(t, c.words, c.line.page, labelledConfidence(c)) : null;
+    return /\p{L}{2}|\d/u.test(t) && !inProse(c) && !/^(and|&|und|et|y|en|e)\s+(conditions|bedingungen|condiciones|voorwaarden|condizioni|condições)/i.test(t) ? field(t, c.words, c.line.page, labelledConfidence(c)) : null;
   };
   const labelled = firstLabelled(lines, 'payment_terms', read);
-  if (labelled) return labelled;
+  if (labelled) return candidate(labelled, 'label');
   for (const l of lines) {
     const t = joinWords(l.words);
-    if (TERMS.test(t)) return field(t, l.words, l.page, 0.7);
+    if (TERMS.test(t)) return candidate(field(t, l.words, l.page, 0.7), 'position');
   }
-  return null;
+  return [];
 }
 
 /** A term of days on a payment line (`30 jours net`, `Net 30`, `zahlbar innerhalb 14 Tagen`, `binnen 30 dagen`). */
@@ -161,7 +177,12 @@ function iban(lines: TextLine[]): Field | null {
 export function readFields(lines: TextLine[], ctx: ReadContext): Fields {
   const f = emptyFields();
   const ext = (n: keyof Fields) => externalCandidates(ctx.external, n);
-  const pick = (n: keyof Fields, ...cands: FieldCandidate[][]) => (f[n] = choose([...ext(n), ...cands.flat()]));
+  const pick = (n: keyof Fields, ...cands: FieldCandidate[][]) => {
+    const all = [...ext(n), ...cands.flat()];
+    f[n] = choose(all);
+    if (chosen(all)?.via === 'position') ctx.placed?.add(n);
+    else ctx.placed?.delete(n);
+  };
   pick('invoice_number', labelled(lines, 'invoice_number', readIdentifier, identifierRate));
   pick('order_number', labelled(lines, 'order_number', readIdentifier));
   pick('issue_date', labelled(lines, 'issue_date', readDate(ctx.order)), unlabelledDates(lines, ctx));
@@ -183,7 +204,7 @@ export function readFields(lines: TextLine[], ctx: ReadContext): Fields {
   }
   pick('vendor_tax_id', candidate(vendorTaxId(lines, f.vendor_name), 'label'));
   pick('iban', candidate(iban(lines), 'position'));
-  pick('payment_terms', candidate(paymentTerms(lines), 'label'));
+  pick('payment_terms', paymentTerms(lines));
   if (!f.due_date) pick('due_date', candidate(dueFromTerms(lines, f.issue_date), 'position'));
   pick('account_number', candidate(accountNumber(lines), 'label'));
   const period = statementPeriod(lines, ctx.order);

@@ -42,14 +42,20 @@ export function understandDocument(
   const first = pages[0];
   const firstTables = tables.filter((t) => t.page === first?.page);
   const tableTop = firstTables.length ? Math.min(...firstTables.map((t) => t.bbox[1])) : (first?.height ?? Infinity);
-  const fields = readFields(lines, { conv: locale.conv, order: locale.order, currency: locale.currency, tableTop, pairs, external: known?.external });
+  const placed = new Set<keyof Fields>();
+  const fields = readFields(lines, { conv: locale.conv, order: locale.order, currency: locale.currency, tableTop, pairs, external: known?.external, placed });
 
   const item = found.line_items[0];
   const roles = item ? mapColumns(toGrid(tables[item.table_index]!)).roles : [];
   const textShare = first && first.words.length ? (Math.max(...first.words.map((w) => w.x1)) - Math.min(...first.words.map((w) => w.x0))) / first.width : 1;
   const type: DocumentType = classify(lines, { fields, roles, textShare });
-  // A report keeps its fields (a date, a vendor) but its tables are no items and it has no totals.
-  if (type === 'other') return { document_type: type, fields: stamped(fields), key_value_pairs, line_items: [], totals: null };
+  // A document of no known type (a report, a letter) keeps the fields a label names, but none
+  // read by where it stands (the first line as a vendor, a date without a label); its tables
+  // are no items and it has no totals.
+  if (type === 'other') {
+    for (const n of placed) fields[n] = null;
+    return { document_type: type, fields: stamped(fields), key_value_pairs, line_items: [], totals: null };
+  }
 
   for (const n of type === 'bank_statement' ? INVOICE_ONLY : STATEMENT_ONLY) fields[n] = null;
   // A statement's unlabelled date under its table is a booking's, not the statement's.

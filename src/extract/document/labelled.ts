@@ -38,7 +38,11 @@ export function labelMatches(line: TextLine): LabelMatch[] {
   if (cached) return cached;
   const all: LabelMatch[] = [];
   for (const field of LABEL_FIELDS) {
-    for (const m of line.lower.matchAll(labelRegex(field))) all.push({ field, start: m.index, end: m.index + m[0].length });
+    for (const m of line.lower.matchAll(labelRegex(field))) {
+      // A label's word inside an address (`www.shop.com/terms`, `invoice@shop.com`) labels nothing.
+      if (m.index > 0 && /[/@]/.test(line.lower[m.index - 1]!)) continue;
+      all.push({ field, start: m.index, end: m.index + m[0].length });
+    }
   }
   all.sort((a, b) => a.start - b.start || b.end - a.end);
   const kept: LabelMatch[] = [];
