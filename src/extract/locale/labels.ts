@@ -157,13 +157,34 @@ const AFTER = '(?:(?<![\\p{L}\\p{N}])|(?![\\p{L}\\p{N}]|-[\\p{L}\\p{N}]))';
 
 const cache = new Map<string, RegExp>();
 
+/** What OCR reads an accented letter as, or prints it as in capitals (`REGLEMENT`, `réglement` for `règlement`). */
+const LOOK_ALIKE: Record<string, string> = { é: 'eéèê', è: 'eéèê', ê: 'eéèê', ë: 'eë', à: 'aàâ', â: 'aàâ', ç: 'cç', ô: 'oô', î: 'iî', ï: 'iï', ù: 'uùû', û: 'uùû', ä: 'aä', ö: 'oö', ü: 'uü', á: 'aá', í: 'ií', ó: 'oó', ú: 'uú', ñ: 'nñ', ã: 'aã', õ: 'oõ' };
+
+/** A label's pattern with each accented letter matching its look-alikes (inside a class too). */
+export function foldAccents(src: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < src.length; i++) {
+    const ch = src[i]!;
+    if (ch === '\\') {
+      out += ch + (src[++i] ?? '');
+      continue;
+    }
+    if (ch === '[') inClass = true;
+    else if (ch === ']') inClass = false;
+    const alike = LOOK_ALIKE[ch];
+    out += alike ? (inClass ? alike : `[${alike}]`) : ch;
+  }
+  return out;
+}
+
 /** One regex of all the labels of `field` in every language: longest first, whole words. */
 export function labelRegex(field: LabelField): RegExp {
   let re = cache.get(field);
   if (!re) {
     const all = DOC_LANGS.flatMap((l) => LABELS[l][field] ?? []);
     const sorted = [...new Set(all)].sort((a, b) => b.length - a.length);
-    const latin = sorted.filter((s) => !/[\u3040-\u30ff\u4e00-\u9fff]/.test(s));
+    const latin = sorted.filter((s) => !/[\u3040-\u30ff\u4e00-\u9fff]/.test(s)).map(foldAccents);
     const cjk = sorted.filter((s) => /[\u3040-\u30ff\u4e00-\u9fff]/.test(s));
     const parts = [];
     if (latin.length) parts.push(`(?<![\\p{L}\\p{N}])(?:${latin.join('|')})${AFTER}`);

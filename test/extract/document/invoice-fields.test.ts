@@ -102,3 +102,13 @@ describe('the issue date is the date of this invoice', () => {
     expect(value(['Gutschrift G-12', 'Datum der Ursprungsrechnung: 03.02.2026', 'Leistungsbeginn: 01.02.2026', 'Datum: 10.02.2026', 'Summe 10,00'], 'issue_date')).toBe('2026-02-10');
   });
 });
+
+describe('labels read with their accents as OCR and capitals leave them', () => {
+  it('`réglement` for `règlement`, `ECHEANCE`, `Fallig` for `Fällig`', () => {
+    const page = (due: string) => ['Hôtel du Lac', 'Facture N° : F2026-9', 'Date : 20/09/2023', due, 'Total TTC 12,00'];
+    expect(value(page('Date limite de réglement : 19/10/2023'), 'due_date')).toBe('2023-10-19');
+    expect(value(page("DATE D'ECHEANCE : 19/10/2023"), 'due_date')).toBe('2023-10-19');
+    expect(value(page('Date limite de réglement : 19/10/2023'), 'issue_date')).toBe('2023-09-20');
+    expect(value(['Müller GmbH', 'Rechnung Nr. 4711', 'Rechnungsdatum: 02.03.2026', 'Fallig am: 01.04.2026', 'Gesamtbetrag 10,00'], 'due_date')).toBe('2026-04-01');
+  });
+});
