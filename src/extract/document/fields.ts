@@ -75,6 +75,24 @@ function unlabelledDates(lines: TextLine[], ctx: ReadContext): FieldCandidate[] 
   return out;
 }
 
+/** A labelled date on its label's line read this surely (0.9 × OCR's confidence) is clean ink. */
+const CLEAN_DATE = 0.85;
+/** A competing reading this sure keeps a date's doubt. */
+const CONTENDER = 0.5;
+
+/**
+ * A date after its label on the same line, read in clean ink (`CLEAN_DATE`), that no other
+ * reading of the field contests (every candidate at `CONTENDER` or more says the same day):
+ * OCR's small doubt about its digits is answered by the calendar it fits and the label it
+ * follows, and it stands at the label's 0.9.
+ */
+function uncontested(f: Field | null, cands: FieldCandidate[]): Field | null {
+  if (!f || f.source === 'vendor_memory' || f.confidence >= 0.9 || f.confidence < CLEAN_DATE) return f;
+  const mine = cands.find((c) => c.field.value === f.value && c.via === 'label');
+  if (!mine || cands.some((c) => c.field.value !== f.value && c.score >= CONTENDER)) return f;
+  return { ...f, confidence: 0.9 };
+}
+
 /** Every labelled reading of a label field, scored by how the value sits and by `rate` (0 drops it). */
 function labelled(lines: TextLine[], name: Parameters<typeof candidates>[1], read: (c: Candidate) => Field | null, rate: (f: Field, c: Candidate) => number = () => 1): FieldCandidate[] {
   const out: FieldCandidate[] = [];
@@ -185,8 +203,12 @@ export function readFields(lines: TextLine[], ctx: ReadContext): Fields {
   };
   pick('invoice_number', labelled(lines, 'invoice_number', readIdentifier, identifierRate));
   pick('order_number', labelled(lines, 'order_number', readIdentifier));
-  pick('issue_date', labelled(lines, 'issue_date', readDate(ctx.order)), unlabelledDates(lines, ctx));
-  pick('due_date', labelled(lines, 'due_date', readDate(ctx.order)));
+  const issueCands = [...labelled(lines, 'issue_date', readDate(ctx.order)), ...unlabelledDates(lines, ctx)];
+  pick('issue_date', issueCands);
+  f.issue_date = uncontested(f.issue_date, issueCands);
+  const dueCands = labelled(lines, 'due_date', readDate(ctx.order));
+  pick('due_date', dueCands);
+  f.due_date = uncontested(f.due_date, dueCands);
   if (f.due_date && f.issue_date && f.due_date.value === f.issue_date.value && f.due_date.bbox.join() === f.issue_date.bbox.join()) f.due_date = null;
   // A due date before the issue date, or years away from it, is another date.
   if (f.due_date && f.issue_date && (f.due_date.value < f.issue_date.value || Math.abs(Date.parse(String(f.due_date.value)) - Date.parse(String(f.issue_date.value))) > 400 * 864e5)) f.due_date = { ...f.due_date, confidence: Math.round(f.due_date.confidence * 60) / 100 };

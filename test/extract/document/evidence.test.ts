@@ -99,3 +99,15 @@ describe('VAT id check digits', () => {
     for (const x of ['ESB12345678', 'FRIZ123456789', 'GST 001234567890', '12345']) expect(vatIdChecks(x), x).toBeNull();
   });
 });
+
+describe('a date its label names, in clean ink and uncontested', () => {
+  it('stands at the label\'s 0.9; contested by another reading of the field, it keeps OCR\'s doubt', () => {
+    const page = ['Müller Werkzeuge GmbH', 'Rechnung Nr. R-2026-0815', 'Rechnungsdatum: 02.03.2026', 'Gesamtbetrag   312,85'];
+    expect(read(page, 0.97).issue_date).toMatchObject({ value: '2026-03-02', confidence: 0.9 });
+    // Murky ink stays below.
+    expect(read(page, 0.9).issue_date!.confidence).toBeLessThan(0.9);
+    // A second labelled date that says another day.
+    const contested = read([...page.slice(0, 3), 'Datum: 05.03.2026', page[3]!], 0.97).issue_date!;
+    expect(contested.confidence).toBeLessThan(0.9);
+  });
+});
