@@ -3,20 +3,21 @@
  * `BCD`) and the Swiss QR-bill (`SPC`). Each gives `iban`, `amount_due` and the beneficiary
  * (`vendor_name` only where the document names no vendor), with `source: "barcode"`, and its
  * reference as a key-value pair; what the page prints otherwise is a `barcode_mismatch`.
- * Pages are looked at only where a code can be: images decoded (page images, or PDF pages that
- * draw an image or paths, rendered at 2× = 144 dpi), a cheap scan for the 1:1:3:1:1 runs of
- * QR finder patterns first, and ZXing (zxing-wasm, its wasm read from the package) only then.
+ * Pages are looked at only where a code can be: page images decoded, and on PDF pages the regions
+ * that draw an image or a square of dark modules (`qr-regions.ts`) painted at 2× = 144 dpi; a
+ * cheap scan for the 1:1:3:1:1 runs of QR finder patterns first, and ZXing (zxing-wasm, its wasm
+ * read from the package) only then.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import sharp from 'sharp';
 import { isValidIban } from '../document/iban.js';
-import { paintPdfPage } from '../raster/pdf-page.js';
-import type { BBox, ExtractOptions, ExtractResult, Field, FieldName, KeyValuePair, PageLayout } from '../types.js';
+import { canvasFactoryOf } from '../raster/pdf-page.js';
+import { ExtractError, type BBox, type ExtractOptions, type ExtractResult, type Field, type FieldName, type KeyValuePair, type PageLayout } from '../types.js';
 import { findPrinted, mismatches, type Print, type Printed } from './check.js';
 import type { CarriedValue } from './invoice.js';
+import { codeRegions } from './qr-regions.js';
 
 /** Pages looked at: a payment slip is on the first or second page of the invoices seen. */
 const MAX_PAGES = 4;
@@ -63,6 +64,9 @@ interface Pixels {
   height: number;
   /** Page units per pixel. */
   unit: number;
+  /** Where the pixels start on the page painted whole, in its pixels (a painted region's corner). */
+  x0?: number;
+  y0?: number;
 }
 
 /** True when a few rows of the image cross dark-light runs in the ratio 1:1:3:1:1 (QR finders). */
@@ -121,7 +125,7 @@ async function decode(px: Pixels): Promise<Array<{ code: PaymentCode; page: numb
     const code = r.isValid ? parsePaymentCode(r.text) : null;
     if (!code) continue;
     const pts = [r.position.topLeft, r.position.topRight, r.position.bottomRight, r.position.bottomLeft];
-    const bbox: BBox = [Math.min(...pts.map((p) => p.x)), Math.min(...pts.map((p) => p.y)), Math.max(...pts.map((p) => p.x)), Math.max(...pts.map((p) => p.y))].map((v) => v * px.unit) as BBox;
+    const bbox: BBox = [Math.min(...pts.map((p) => p.x)), Math.min(...pts.map((p) => p.y)), Math.max(...pts.map((p) => p.x)), Math.max(...pts.map((p) => p.y))].map((v, i) => (v + (i % 2 ? (px.y0 ?? 0) : (px.x0 ?? 0))) * px.unit) as BBox;
     out.push({ code, page: px.page, bbox });
   }
   return out;
@@ -140,14 +144,36 @@ async function* pdfPages(doc: PDFDocumentProxy): AsyncGenerator<Pixels> {
   for (let n = 1; n <= Math.min(doc.numPages, MAX_PAGES); n++) {
     const page = await doc.getPage(n);
     try {
-      // A QR code is drawn as an image or as filled paths: a page of text alone has none.
-      const ops = (await page.getOperatorList()).fnArray;
-      const drawn = ops.some((op) => op === OPS.paintImageXObject || op === OPS.paintInlineImageXObject || op === OPS.paintImageMaskXObject) || ops.filter((op) => op === OPS.constructPath).length >= 20;
-      if (!drawn) continue;
-      yield await paintPdfPage(page, n, PDF_SCALE, doc, (rgba, width, height) => ({ page: n, rgba: new Uint8ClampedArray(rgba), width, height, unit: 1 / PDF_SCALE }));
+      // A QR code is drawn as an image or as filled modules: only those regions are painted.
+      for (const region of await codeRegions(page)) yield await paintRegion(page, n, region, doc);
     } finally {
       page.cleanup();
     }
+  }
+}
+
+/**
+ * The `region` (page units) of `page` painted at `PDF_SCALE`, its pixels where a whole-page paint
+ * would have them: the region's corner on whole pixels, multiples of 8 (ZXing's binariser works
+ * in blocks of 8 px from the image's corner). The canvas is given back before the code is read.
+ */
+async function paintRegion(page: PDFPageProxy, n: number, region: BBox, doc: PDFDocumentProxy): Promise<Pixels> {
+  const full = page.getViewport({ scale: PDF_SCALE });
+  const x0 = Math.floor((region[0] * PDF_SCALE) / 8) * 8;
+  const y0 = Math.floor((region[1] * PDF_SCALE) / 8) * 8;
+  const width = Math.max(1, Math.min(Math.floor(full.width), Math.ceil(region[2] * PDF_SCALE)) - x0);
+  const height = Math.max(1, Math.min(Math.floor(full.height), Math.ceil(region[3] * PDF_SCALE)) - y0);
+  const viewport = page.getViewport({ scale: PDF_SCALE, offsetX: -x0, offsetY: -y0 });
+  const factory = canvasFactoryOf(page, doc);
+  const entry = factory.create(width, height);
+  try {
+    await page.render({ canvasContext: entry.context as never, canvas: entry.canvas as never, viewport }).promise;
+    const rgba = new Uint8ClampedArray(entry.context!.getImageData(0, 0, width, height).data);
+    return { page: n, rgba, width, height, unit: 1 / PDF_SCALE, x0, y0 };
+  } catch (err) {
+    throw new ExtractError('corrupt_file', `page ${n} cannot be rendered: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    factory.destroy(entry);
   }
 }
 
