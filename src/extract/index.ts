@@ -27,14 +27,26 @@ export { detectTables } from './layout/index.js';
 /** Extracts tables and line items from a PDF or image. Throws `ExtractError` on bad input. */
 export async function extractDocument(bytes: Uint8Array, options: Partial<ExtractOptions> = {}): Promise<ExtractResult> {
   const opts: ExtractOptions = { ...DEFAULT_EXTRACT_OPTIONS, ...options };
-  const layouts = await readLayouts(bytes, opts);
-  return rereadLost(bytes, await readWhatCarries(bytes, layouts, resultFromLayouts(layouts, opts), opts), opts);
+  // A PDF is opened once for its pages and what it carries: the fonts and objects pdf.js parsed
+  // for the text layer serve the carried step too.
+  const doc = bytes.byteLength && sniffFormat(bytes.subarray(0, 4096)) === 'application/pdf' ? await openCheckedPdf(bytes, opts).catch((err: unknown) => {
+    throw asExtractError(err);
+  }) : undefined;
+  try {
+    const layouts = await readLayouts(bytes, opts, doc);
+    return rereadLost(bytes, await readWhatCarries(bytes, layouts, resultFromLayouts(layouts, opts), opts, doc), opts);
+  } finally {
+    await doc?.destroy();
+  }
 }
 
-/** The page's reading with what the file carries (e-invoice XML, form fields, payment codes) read into it. */
-export async function readWhatCarries(bytes: Uint8Array, layouts: PageLayout[], result: ExtractResult, opts: ExtractOptions): Promise<ExtractResult> {
+/**
+ * The page's reading with what the file carries (e-invoice XML, form fields, payment codes) read
+ * into it; `doc` is the PDF `bytes` open already, else it is opened here.
+ */
+export async function readWhatCarries(bytes: Uint8Array, layouts: PageLayout[], result: ExtractResult, opts: ExtractOptions, doc?: PDFDocumentProxy): Promise<ExtractResult> {
   try {
-    return await readCarried(bytes, layouts, result, opts);
+    return await readCarried(bytes, layouts, result, opts, doc);
   } catch (err) {
     throw asExtractError(err);
   }
@@ -67,15 +79,15 @@ export async function rereadLost(bytes: Uint8Array, result: ExtractResult, opts:
 
 /**
  * The first half of `extractDocument`: each page's words, rulings and figures, from the text
- * layer or by OCR. Throws `ExtractError` on bad input.
+ * layer or by OCR; a PDF from `doc` when it is open already. Throws `ExtractError` on bad input.
  */
-export async function readLayouts(bytes: Uint8Array, opts: ExtractOptions): Promise<PageLayout[]> {
+export async function readLayouts(bytes: Uint8Array, opts: ExtractOptions, doc?: PDFDocumentProxy): Promise<PageLayout[]> {
   if (bytes.byteLength === 0) throw new ExtractError('corrupt_file', 'the file is empty (0 bytes)');
   const type = sniffFormat(bytes.subarray(0, 4096));
   if (!type) throw new ExtractError('unsupported_format', 'not a PDF, PNG, JPEG, TIFF, WebP or invoice XML file');
   try {
     if (type === XML_TYPE) return xmlLayouts(bytes);
-    if (type === 'application/pdf') return await pdfLayouts(bytes, opts);
+    if (type === 'application/pdf') return await pdfLayouts(bytes, opts, doc);
     const raster = await import('./raster/index.js');
     return await raster.extractImagePages(bytes, type, opts);
   } catch (err) {
@@ -103,9 +115,14 @@ function asExtractError(err: unknown): ExtractError {
   return err instanceof ExtractError ? err : new ExtractError('extraction_failed', `extraction failed: ${(err as Error)?.message ?? String(err)}`);
 }
 
-async function pdfLayouts(bytes: Uint8Array, opts: ExtractOptions): Promise<PageLayout[]> {
+/** `bytes` opened as a PDF once its bounds are checked (a bomb is refused before pdf.js reads it). */
+export async function openCheckedPdf(bytes: Uint8Array, opts: ExtractOptions): Promise<PDFDocumentProxy> {
   await checkPdfBounds(bytes, opts);
-  const doc: PDFDocumentProxy = await openPdf(bytes, opts.maxMegapixels);
+  return openPdf(bytes, opts.maxMegapixels);
+}
+
+async function pdfLayouts(bytes: Uint8Array, opts: ExtractOptions, open?: PDFDocumentProxy): Promise<PageLayout[]> {
+  const doc = open ?? (await openCheckedPdf(bytes, opts));
   try {
     // Checked from the page count alone, before any page is parsed.
     if (doc.numPages > opts.maxPages) {
@@ -129,7 +146,7 @@ async function pdfLayouts(bytes: Uint8Array, opts: ExtractOptions): Promise<Page
     }
     return layouts;
   } finally {
-    await doc.destroy();
+    if (!open) await doc.destroy();
   }
 }
 

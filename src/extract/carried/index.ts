@@ -5,6 +5,7 @@
  * stays in `tables` and `key_value_pairs`, and where the page prints another invoice number,
  * total, tax, due date or IBAN than the XML holds, a warning names what it prints.
  */
+import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { openPdf } from '../pdf/load.js';
 import type { RenderLimits, RenderedPage } from '../render.js';
 import { ExtractError, type ExtractOptions, type ExtractResult, type Field, type FieldName, type KeyValuePair, type LineItem, type PageLayout, type Warning } from '../types.js';
@@ -43,11 +44,12 @@ export async function renderXmlPage(bytes: Uint8Array, page: number, width: numb
 
 /**
  * `result` (the page's reading of `layouts`) with what `bytes` carries read into it, and its
- * `warnings`. With `embedded: "ignore"` the page's reading is returned as it is.
+ * `warnings`; a PDF is read from `open` when it is open already. With `embedded: "ignore"` the
+ * page's reading is returned as it is.
  */
-export async function readCarried(bytes: Uint8Array, layouts: PageLayout[], result: ExtractResult, opts: ExtractOptions): Promise<ExtractResult> {
+export async function readCarried(bytes: Uint8Array, layouts: PageLayout[], result: ExtractResult, opts: ExtractOptions, open?: PDFDocumentProxy): Promise<ExtractResult> {
   const format = sniffFormat(bytes.subarray(0, 4096));
-  if (format !== XML_TYPE) result = { ...result, key_value_pairs: [...result.key_value_pairs, ...(await printedCheckboxes(bytes, layouts, format, opts))] };
+  if (format !== XML_TYPE) result = { ...result, key_value_pairs: [...result.key_value_pairs, ...(await printedCheckboxes(bytes, layouts, format, opts, open))] };
   if (opts.embedded === 'ignore') return { ...result, warnings: [] };
   if (format === XML_TYPE) {
     const inv = xmlInvoice(bytes);
@@ -57,7 +59,7 @@ export async function readCarried(bytes: Uint8Array, layouts: PageLayout[], resu
   let out: ExtractResult = { ...result, warnings: [] };
   let pairs: KeyValuePair[] = [];
   if (format === 'application/pdf') {
-    const doc = await openPdf(bytes, opts.maxMegapixels);
+    const doc = open ?? (await openPdf(bytes, opts.maxMegapixels));
     try {
       const attachment = await invoiceAttachment(doc);
       if (attachment) {
@@ -71,7 +73,7 @@ export async function readCarried(bytes: Uint8Array, layouts: PageLayout[], resu
       pairs = await formPairs(doc, bytes);
       out = await readPaymentCodes(out, { pdf: doc, layouts, print, opts });
     } finally {
-      await doc.destroy();
+      if (!open) await doc.destroy();
     }
   } else if (format) {
     out = await readPaymentCodes(out, { image: bytes, layouts, print, opts });
@@ -87,9 +89,10 @@ const INK_PAGES = 4;
 /**
  * The checkboxes a page prints (its reading, `source: "page"`): box glyphs of a PDF's words;
  * square outlines of ink on the first pages of an image file, and on those of a PDF's first pages
- * that were read by OCR (each rendered again as it was read, in the layout's PDF points).
+ * that were read by OCR (each rendered again as it was read, in the layout's PDF points), from
+ * `open` when the PDF is open already.
  */
-async function printedCheckboxes(bytes: Uint8Array, layouts: PageLayout[], format: DocumentFormat | null, opts: ExtractOptions): Promise<KeyValuePair[]> {
+async function printedCheckboxes(bytes: Uint8Array, layouts: PageLayout[], format: DocumentFormat | null, opts: ExtractOptions, open?: PDFDocumentProxy): Promise<KeyValuePair[]> {
   if (!format) return [];
   const out: KeyValuePair[] = [];
   if (format !== 'application/pdf') {
@@ -100,7 +103,7 @@ async function printedCheckboxes(bytes: Uint8Array, layouts: PageLayout[], forma
   out.push(...glyphCheckboxes(layouts.filter((l) => !scanned.includes(l))));
   if (!scanned.length) return out;
   const { grayOfPdfPage } = await import('../raster/pdf-page.js');
-  const doc = await openPdf(bytes, opts.maxMegapixels).catch(() => null);
+  const doc = open ?? (await openPdf(bytes, opts.maxMegapixels).catch(() => null));
   if (!doc) return out;
   try {
     for (const layout of scanned) {
@@ -115,7 +118,7 @@ async function printedCheckboxes(bytes: Uint8Array, layouts: PageLayout[], forma
       out.push(...found);
     }
   } finally {
-    await doc.destroy();
+    if (!open) await doc.destroy();
   }
   return out.sort((a, b) => a.page - b.page);
 }
