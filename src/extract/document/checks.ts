@@ -57,7 +57,10 @@ export function checkFields(fields: Fields, items: LineItem[], adjustments: numb
     itemsAdd = adds(items) || (adjustments.length > 0 && adds(adjusted));
     if (!itemsAdd) {
       flags.push('items_sum_mismatch');
-      doubt(subtotal !== null ? 'subtotal' : 'total');
+      // Subtotal, a tax and the total read apart that add up prove one another: the items are
+      // what was misread, not the subtotal.
+      const proven = subtotal !== null && tax !== null && total !== null && tax !== 0 && near(subtotal + tax, total) && !near(subtotal, total);
+      if (!proven) doubt(subtotal !== null ? 'subtotal' : 'total');
     }
   }
   return { flags, itemsAdd };

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { understandDocument } from '../../../src/extract/document/index.js';
 import { vatIdChecks } from '../../../src/extract/document/vat-id.js';
+import { checkFields } from '../../../src/extract/document/checks.js';
 import type { PageLayout } from '../../../src/extract/types.js';
 import { textPage } from './pages.js';
 
@@ -109,5 +110,20 @@ describe('a date its label names, in clean ink and uncontested', () => {
     // A second labelled date that says another day.
     const contested = read([...page.slice(0, 3), 'Datum: 05.03.2026', page[3]!], 0.97).issue_date!;
     expect(contested.confidence).toBeLessThan(0.9);
+  });
+});
+
+describe('items that do not add up', () => {
+  const item = (amount: number) => ({ table_index: 0, row: 1, description: 'x', quantity: 1, unit_price: amount, amount, currency: 'EUR', cells: {}, page: 1, bbox: [0, 0, 1, 1] as [number, number, number, number], flags: [] });
+  it('cast no doubt on a subtotal that the tax and the total prove; without that proof they do', () => {
+    // An item misread (`120,00` as 128,00): the items no longer add up to the subtotal.
+    const f = read(invoice('262,90', '49,95', '312,85'));
+    const before = f.subtotal!.confidence;
+    expect(checkFields(f, [item(142.9), item(128)]).flags).toEqual(['items_sum_mismatch']);
+    expect(f.subtotal!.confidence).toBe(before);
+    const alone = read(invoice('262,90', '49,95', '312,85').filter((l) => !l.startsWith('MwSt')));
+    const was = alone.subtotal!.confidence;
+    checkFields(alone, [item(142.9), item(128)]);
+    expect(alone.subtotal!.confidence).toBeLessThan(was);
   });
 });
