@@ -84,11 +84,12 @@ const CONTENDER = 0.5;
  * A date after its label on the same line, read in clean ink (`CLEAN_DATE`), that no other
  * reading of the field contests (every candidate at `CONTENDER` or more says the same day):
  * OCR's small doubt about its digits is answered by the calendar it fits and the label it
- * follows, and it stands at the label's 0.9.
+ * follows, and it stands at the label's 0.9. So does an invoice number after a label that
+ * names the number (`grounds`: the candidates that may lift it).
  */
-function uncontested(f: Field | null, cands: FieldCandidate[]): Field | null {
+function uncontested(f: Field | null, cands: FieldCandidate[], grounds = cands): Field | null {
   if (!f || f.source === 'vendor_memory' || f.confidence >= 0.9 || f.confidence < CLEAN_DATE) return f;
-  const mine = cands.find((c) => c.field.value === f.value && c.via === 'label');
+  const mine = grounds.find((c) => c.field.value === f.value && c.via === 'label');
   if (!mine || cands.some((c) => c.field.value !== f.value && c.score >= CONTENDER)) return f;
   return { ...f, confidence: 0.9 };
 }
@@ -118,9 +119,13 @@ function identifierRate(f: Field, c: Candidate): number {
   const v = String(f.value);
   const digits = (v.match(/\d/g) ?? []).length;
   const rate = digits >= 3 || /[\p{L}/_-]/u.test(v) ? 1 : digits === 2 ? 0.8 : 0.6;
+  return namesNumber(c) ? rate : rate * 0.97;
+}
+
+/** Whether the candidate's label names the number itself, not a title alone. */
+function namesNumber(c: Candidate): boolean {
   const label = labelMatches(c.line).find((m) => m.start === c.labelStart);
-  const named = label && NAMES_NUMBER.test(c.line.lower.slice(label.start, label.end));
-  return named ? rate : rate * 0.97;
+  return !!label && NAMES_NUMBER.test(c.line.lower.slice(label.start, label.end));
 }
 
 const TERMS = /(?<![\p{L}])(net \d+|due (?:within|in) \d+ days|payable (?:within|in) \d+ days|zahlbar (?:innerhalb|binnen|sofort|bis)|zahlungsziel|payable à|à \d+ jours|a \d+ días|binnen \d+ dagen|entro \d+ giorni|em \d+ dias)/iu;
@@ -201,7 +206,10 @@ export function readFields(lines: TextLine[], ctx: ReadContext): Fields {
     if (chosen(all)?.via === 'position') ctx.placed?.add(n);
     else ctx.placed?.delete(n);
   };
-  pick('invoice_number', labelled(lines, 'invoice_number', readIdentifier, identifierRate));
+  const numberCands = labelled(lines, 'invoice_number', readIdentifier, identifierRate);
+  pick('invoice_number', numberCands);
+  const named = labelled(lines, 'invoice_number', readIdentifier, (v, c) => (namesNumber(c) ? identifierRate(v, c) : 0));
+  f.invoice_number = uncontested(f.invoice_number, numberCands, named);
   pick('order_number', labelled(lines, 'order_number', readIdentifier));
   const issueCands = [...labelled(lines, 'issue_date', readDate(ctx.order)), ...unlabelledDates(lines, ctx)];
   pick('issue_date', issueCands);

@@ -127,3 +127,10 @@ describe('items that do not add up', () => {
     expect(alone.subtotal!.confidence).toBeLessThan(was);
   });
 });
+
+describe('an invoice number its label names, in clean ink and uncontested', () => {
+  it('stands at 0.9; after a title alone (`INVOICE 4471`) it does not', () => {
+    expect(read(['ACME Ltd', 'Invoice No.: INV-2026-33', 'Total 10.00'], 0.97).invoice_number).toMatchObject({ value: 'INV-2026-33', confidence: 0.9 });
+    expect(read(['ACME Ltd', 'INVOICE 4471', 'Total 10.00'], 0.97).invoice_number!.confidence).toBeLessThan(0.9);
+  });
+});
