@@ -6,10 +6,12 @@
  * cluster's total for the key's window.
  *
  * The bound: far from its limit a key is counted in memory, at most `share` (a tenth of the
- * limit) points ahead of the store; once its count is within `share` of the limit, or its
- * unsent points reach `share`, each request waits for the store's total before it is answered.
- * So with N processes a key gets at most its limit plus (N − 1) × `share` in a window (132 of
- * 120 status requests a minute with two processes); one process alone is exact.
+ * limit) points ahead of the store, counting the points sent and not yet answered; once its
+ * count is within `share` of the limit, or its unconfirmed points reach `share`, each request
+ * waits for the store's total before it is answered. A process's view of the others' counts is
+ * as old as its last answer from the store, so each may admit its `share` beyond the limit: with
+ * N processes a key gets at most its limit plus N × `share` in a window (144 of 120 status
+ * requests a minute with two processes); one process alone is exact.
  *
  * When the store cannot count (a full disk, a database away) the processes count alone: a read
  * or an upload is answered (the upload then meets its own 507), never refused because the
@@ -103,7 +105,9 @@ export class SettledCounts {
     const { points } = this.opts;
     const used = e.seen + e.sending + e.pending;
     if (used >= points) return this.count(e, used, t, false);
-    const near = used + 1 > points - this.share || e.pending + 1 > this.share;
+    // Points sent and not yet answered are as unconfirmed as points not sent: together they are
+    // what this process may count ahead of the store.
+    const near = used + 1 > points - this.share || e.pending + e.sending + 1 > this.share;
     if (!near || !this.canSend(t)) {
       e.pending++;
       this.schedule();

@@ -101,7 +101,7 @@ describe.skipIf(!pgs)('rate limits on PostgreSQL, two API processes', () => {
     await pgs?.drop();
   });
 
-  it('share one counter within the bound: 400 status requests, 40 at once across both, admit 120 to 132; then both refuse', async () => {
+  it('share one counter within the bound: 400 status requests, 40 at once across both, admit 120 to 144; then both refuse', async () => {
     const env = { ...process.env, DATABASE_URL: pgs!.url, TABLEMILL_DB_SCHEMA: pgs!.schema, TABLEMILL_LOG_LEVEL: 'warn' };
     const keyOut = spawnSync(process.execPath, [BIN, 'keys', 'create', '--account', 'acme'], { env, encoding: 'utf8' });
     expect(keyOut.status, keyOut.stderr).toBe(0);
@@ -112,11 +112,11 @@ describe.skipIf(!pgs)('rate limits on PostgreSQL, two API processes', () => {
     expect(a.url).not.toBe(b.url);
     const codes = await burst([a.url, b.url], key, '/v1/batches/nosuch', 400, 40);
     const admitted = codes.filter((c) => c === 404).length;
-    console.log(`two processes: ${admitted} of 400 admitted (limit 120, bound 120 + 12)`);
+    console.log(`two processes: ${admitted} of 400 admitted (limit 120, bound 120 + 2 × 12)`);
     expect(codes.every((c) => c === 404 || c === 429)).toBe(true);
-    // The documented bound: the limit plus (N - 1) x a tenth of it, N = 2.
+    // The documented bound: the limit plus N x a tenth of it, N = 2.
     expect(admitted).toBeGreaterThanOrEqual(120);
-    expect(admitted).toBeLessThanOrEqual(132);
+    expect(admitted).toBeLessThanOrEqual(144);
     // Settled (at most 250 ms later), each process refuses the key.
     await new Promise((r) => setTimeout(r, 600));
     for (const url of [a.url, b.url]) {
