@@ -5,7 +5,8 @@
  * dark (a code drawn as vector modules). Ruling lines, text and cell shading are none of these.
  * Regions are in page units (points, from the top left), padded for the code's quiet zone.
  */
-import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { OPS } from '../pdf/pdfjs.js';
 import type { BBox } from '../types.js';
 
 type Affine = [number, number, number, number, number, number];

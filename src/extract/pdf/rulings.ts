@@ -4,7 +4,8 @@
  * draw the grid). Coordinates go through the current transform and the viewport, so they are in
  * page units like the words. Merging and filtering is layout's job (`mergeRulings`).
  */
-import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { OPS } from './pdfjs.js';
 import type { Ruling } from '../types.js';
 
 type Matrix = [number, number, number, number, number, number];
