@@ -9,7 +9,7 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { PROCESSING_ERROR_CODES, type ProcessingError, type ProcessingErrorCode } from '../domain/errors.js';
 import { sniffType } from './sniff.js';
-import { readCarried, sniffFormat, XML_TYPE, xmlLayouts } from './carried/index.js';
+import { CODE_PAGES, readCarried, sniffFormat, XML_TYPE, xmlLayouts } from './carried/index.js';
 import { DEFAULT_EXTRACT_OPTIONS, ExtractError, type ExtractOptions, type ExtractResult, type Field, type PageLayout, type Table } from './types.js';
 import { checkPdfBounds } from './pdf/bounds.js';
 import { openPdf, pdfError } from './pdf/load.js';
@@ -142,7 +142,9 @@ async function pdfLayouts(bytes: Uint8Array, opts: ExtractOptions, open?: PDFDoc
         const raster = await import('./raster/index.js');
         layouts.push(await raster.layoutFromPdfPage(page, n, opts));
       }
-      page.cleanup();
+      // The payment code search walks the first pages' operator lists again: on a document kept
+      // open for it, pdf.js keeps them (and the images they drew) until that search cleans up.
+      if (!open || n > CODE_PAGES) page.cleanup();
     }
     return layouts;
   } finally {

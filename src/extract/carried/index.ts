@@ -19,6 +19,7 @@ import { sniffFormat, XML_TYPE, type DocumentFormat } from './sniff.js';
 import { parseXml } from './xml.js';
 
 export { sniffFormat, XML_TYPE, type DocumentFormat } from './sniff.js';
+export { CODE_PAGES } from './payment.js';
 
 /** The invoice of an XML file; throws `ExtractError` when it does not parse or is no invoice. */
 export function xmlInvoice(bytes: Uint8Array): CarriedInvoice {

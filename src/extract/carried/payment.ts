@@ -20,7 +20,7 @@ import type { CarriedValue } from './invoice.js';
 import { codeRegions } from './qr-regions.js';
 
 /** Pages looked at: a payment slip is on the first or second page of the invoices seen. */
-const MAX_PAGES = 4;
+export const CODE_PAGES = 4;
 /** A PDF page rendered for its codes: 2× (144 dpi), a module of a 25 mm QR code is then ~4 px. */
 const PDF_SCALE = 2;
 /** Page images larger than this many pixels on their long side are scaled down for the scan. */
@@ -132,7 +132,7 @@ async function decode(px: Pixels): Promise<Array<{ code: PaymentCode; page: numb
 }
 
 async function* imagePages(bytes: Uint8Array, layouts: PageLayout[]): AsyncGenerator<Pixels> {
-  for (const layout of layouts.slice(0, MAX_PAGES)) {
+  for (const layout of layouts.slice(0, CODE_PAGES)) {
     const scale = Math.min(1, MAX_SIDE / Math.max(layout.width, layout.height));
     const img = sharp(bytes, { page: layout.page - 1, limitInputPixels: false }).rotate();
     const { data, info } = await (scale < 1 ? img.resize(Math.round(layout.width * scale)) : img).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -141,7 +141,7 @@ async function* imagePages(bytes: Uint8Array, layouts: PageLayout[]): AsyncGener
 }
 
 async function* pdfPages(doc: PDFDocumentProxy): AsyncGenerator<Pixels> {
-  for (let n = 1; n <= Math.min(doc.numPages, MAX_PAGES); n++) {
+  for (let n = 1; n <= Math.min(doc.numPages, CODE_PAGES); n++) {
     const page = await doc.getPage(n);
     try {
       // A QR code is drawn as an image or as filled modules: only those regions are painted.
