@@ -24,6 +24,14 @@ function wordsBetween(line: TextLine, from: number, to: number): Word[] {
 const LEAD = /^([:：#.\-–]+|n[º°o]\.?|nr\.?|no\.?|num\.?|number|nummer|número|numéro)$/i;
 
 /**
+ * OCR's reading of a smudge between a label and its value (the rest of a `°` or a colon, a box's
+ * edge): marks alone (`*.`), or one or two letters read very unsure (`ie,` at 0.07; a key such as
+ * `GLN` read unsure is still a key).
+ */
+const MARKS = /^[.,:;*'"`~_|^°•·!?¡¿]+$/;
+const smudge = (w: Word) => MARKS.test(w.text) || (w.confidence !== null && w.confidence < 0.5 && /^\p{L}{1,2}\p{P}?$/u.test(w.text));
+
+/**
  * The value words after a label that ends at character `end` of `line`: up to the next label
  * (`stops`, character offsets) or a gap wider than three letters; when the label (from `start`)
  * ends its line, the words below it on the next line.
@@ -31,7 +39,7 @@ const LEAD = /^([:：#.\-–]+|n[º°o]\.?|nr\.?|no\.?|num\.?|number|nummer|núm
 export function valueAfter(line: TextLine, start: number, end: number, stops: number[], lines: TextLine[]): { words: Word[]; below: boolean } {
   const next = Math.min(...stops.filter((s) => s >= end), Infinity);
   let words = wordsBetween(line, end, next).map((w) => ({ ...w, text: w.text.replace(/^[:：]\s*/, '') })).filter((w) => w.text);
-  while (words.length && LEAD.test(words[0]!.text)) words = words.slice(1);
+  while (words.length && (LEAD.test(words[0]!.text) || smudge(words[0]!))) words = words.slice(1);
   const cut: Word[] = [];
   for (const w of words) {
     const prev = cut[cut.length - 1];

@@ -28,8 +28,8 @@ const N = '(?:n[º°o]\\.?|nr\\.?|no\\.?|#)';
 
 export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
   en: {
-    // A bare `Nº 2023-6013` opening a line (under an invoice title) when a number with a separator or of seven digits follows (not `No. 12, Jalan`: an address; `º` is `o` once normalised).
-    invoice_number: ['^(?:n[º°o]\\.?|#)(?=\\s*:?\\s*(?:[\\p{L}\\p{N}]*[-_/][\\p{L}\\p{N}_/-]*\\d|[\\p{L}]*\\d{7,})(?:\\s|$))', `invoice (?:${N}|number|num\\.?)`, 'invoice', `credit note(?: ${N})?`, 'tax invoice', `receipt (?:${N}|number)`, `bill (?:${N}|number)`],
+    // A bare `Nº 2023-6013` opening a line (under an invoice title) when a number with a separator or of seven digits follows (not `No. 12, Jalan`: an address; `º` is `o` once normalised, and OCR reads it `?` at times).
+    invoice_number: ['^(?:n[º°o?]\\.?|#)(?=\\s*:?\\s*(?:[\\p{L}\\p{N}]*[-_/][\\p{L}\\p{N}_/-]*\\d|[\\p{L}]*\\d{7,})(?:\\s|$))', `invoice (?:${N}|number|num\\.?)`, 'invoice', `credit note(?: ${N})?`, 'tax invoice', `receipt (?:${N}|number)`, `bill (?:${N}|number)`],
     issue_date: ['invoice date', 'issue date', 'date of issue', 'issued on', 'dated', 'date'],
     due_date: ['due date', 'payment due', 'due by', 'due on', 'due', 'pay by', 'payable by', 'payable before', 'payable on'],
     order_number: [`(?:purchase )?order (?:${N}|number|ref\\.?)`, `po (?:${N}|number)`, 'p\\.o\\.', 'your order', 'po'],
@@ -59,7 +59,7 @@ export const LABELS: Record<DocLang, Partial<Record<LabelField, string[]>>> = {
     other_date: ['datum der (?:ursprungs|ursprünglichen |vorherigen |korrigierten )rechnung', 'leistungsbeginn', 'leistungsende', 'beginndatum', 'enddatum', 'lieferdatum', 'leistungsdatum', 'bestelldatum', 'auftragsdatum', 'liefertermin', 'druckdatum', 'buchungsdatum', 'valutadatum'],
   },
   fr: {
-    invoice_number: [`facture (?:${N}|numéro)`, 'facture ?n[*\'"”]?(?=\\s*:)', 'numéro de facture', `${N} de facture`, 'facture', `avoir(?: ${N})`, `reçu (?:${N})`, `ticket (?:${N})`],
+    invoice_number: [`facture (?:${N}|numéro)`, 'facture ?n[*\'"”e]?(?=\\s*:)', `(?:facture )?affacturée ${N}`, 'numéro de facture', `${N} de facture`, 'facture', `avoir(?: ${N})`, `reçu (?:${N})`, `ticket (?:${N})`],
     issue_date: ['date de (?:la )?facture', "date d'émission", 'date de facturation', 'émise le', 'date'],
     due_date: ["date d'échéance", 'échéance', 'date limite de (?:règlement|paiement)', '[àa] (?:payer|régler|regler) avant(?: le)?', 'payable (?:le|avant(?: le)?)', 'date de paiement'],
     order_number: [`(?:${N} de )?commande(?: ${N})?`, 'bon de commande', 'votre commande'],

@@ -26,6 +26,24 @@ describe('an invoice number is what its label names', () => {
   it('OCR that glued the number sign to the label (`FACTUREN:`)', () => {
     expect(value(['LE FOURNISSEUR   FACTUREN: F20220023', 'Date: 31/01/2022', 'NET A PAYER 104,90 EUR'], 'invoice_number')).toBe('F20220023');
   });
+  it('past a smudge OCR read between the label and the number, far across its box', () => {
+    const page = textPage(['LOGO LE FOURNISSEUR   FACTURE N° io . :                    F20260025', 'Date :                    31/01/2026', 'NET A PAYER 100,00 EUR']);
+    for (const w of page.words) w.confidence = w.text === 'io' ? 0.38 : 0.93;
+    expect(understandDocument([page], [], { line_items: [], totals: null }).fields.invoice_number?.value).toBe('F20260025');
+    const marks = textPage(['FACTURE N°: *.                    F20260029', 'NET A PAYER 100,00 EUR']);
+    for (const w of marks.words) w.confidence = 0.9;
+    expect(understandDocument([marks], [], { line_items: [], totals: null }).fields.invoice_number?.value).toBe('F20260029');
+  });
+  it('a key read unsure after the label is still a key: the number is its own', () => {
+    const page = textPage(['Références sur la facture   GLN : 3654789851', 'Facture N° : F-2026-8', 'Total TTC 12,00']);
+    for (const w of page.words) w.confidence = w.text === 'GLN' ? 0.45 : 0.93;
+    expect(understandDocument([page], [], { line_items: [], totals: null }).fields.invoice_number?.value).toBe('F-2026-8');
+  });
+  it('the number sign as OCR reads it (`Ne:`, `n?`), and a factored invoice (`Affacturée N°`)', () => {
+    expect(value(['LOGO LE FOURNISSEUR   FACTURE Ne: F20220031', 'Date: 31/01/2022', 'NET A PAYER 104,90 EUR'], 'invoice_number')).toBe('F20220031');
+    expect(value(['PACANO HOTEL   FACTURE', '20/09/2023', 'n? 2023-6013', 'Total TTC 1 368,84'], 'invoice_number')).toBe('2023-6013');
+    expect(value(['LOGO LE FOURNISSEUR   FACTURE', 'AFFACTUREE N° UC1_2023020_AFF', 'Date : 01/01/2023', 'NET A PAYER 216,00 EUR'], 'invoice_number')).toBe('UC1_2023020_AFF');
+  });
 });
 
 describe('parties by their role', () => {
