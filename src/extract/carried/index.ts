@@ -56,7 +56,9 @@ export async function readCarried(bytes: Uint8Array, layouts: PageLayout[], resu
     const inv = xmlInvoice(bytes);
     return withInvoice({ ...result, warnings: [] }, inv, null, invoicePage(inv));
   }
-  const print = printOf(layouts);
+  // The print's lines and locale, made only for something carried to check against them.
+  let printed: Print | undefined;
+  const print = () => (printed ??= printOf(layouts));
   let out: ExtractResult = { ...result, warnings: [] };
   let pairs: KeyValuePair[] = [];
   if (format === 'application/pdf') {
@@ -65,7 +67,7 @@ export async function readCarried(bytes: Uint8Array, layouts: PageLayout[], resu
       const attachment = await invoiceAttachment(doc);
       if (attachment) {
         try {
-          out = withInvoice(out, xmlInvoice(attachment.content), print, null);
+          out = withInvoice(out, xmlInvoice(attachment.content), print(), null);
         } catch (err) {
           const why = err instanceof ExtractError ? err.message : String(err);
           out.warnings!.push({ code: 'embedded_invalid', field: null, message: `the attached ${attachment.filename} cannot be read (${why}); the page's reading is used`, printed: null });

@@ -181,7 +181,7 @@ async function paintRegion(page: PDFPageProxy, n: number, region: BBox, doc: PDF
  * `result` with the payment codes of its pages read in; a code disagreeing with the print is a
  * `barcode_mismatch`. Values the e-invoice's XML gave stay.
  */
-export async function readPaymentCodes(result: ExtractResult, src: { pdf?: PDFDocumentProxy; image?: Uint8Array; layouts: PageLayout[]; print: Print; opts: ExtractOptions }): Promise<ExtractResult> {
+export async function readPaymentCodes(result: ExtractResult, src: { pdf?: PDFDocumentProxy; image?: Uint8Array; layouts: PageLayout[]; print: () => Print; opts: ExtractOptions }): Promise<ExtractResult> {
   const codes: Array<{ code: PaymentCode; page: number; bbox: BBox }> = [];
   const pages = src.pdf ? pdfPages(src.pdf) : src.image ? imagePages(src.image, src.layouts) : null;
   if (!pages) return result;
@@ -204,7 +204,7 @@ export async function readPaymentCodes(result: ExtractResult, src: { pdf?: PDFDo
     if (held?.source === 'embedded') continue;
     if (name === 'vendor_name' && held) continue;
     if (name === 'currency' && held) continue;
-    found[name] = findPrinted(src.print, name, v);
+    found[name] = findPrinted(src.print(), name, v);
     fields[name] = { value: v.value, text: v.text, confidence: 1, page, bbox, source: 'barcode' } satisfies Field;
   }
   // The page's own amount due, or its total where it prints none, is what the code must match.
