@@ -48,12 +48,60 @@ export function detectTables(layout: PageLayout): Table[] {
     byRotation.set(r, [...(byRotation.get(r) ?? []), w]);
   }
   const tables = uprightTables({ ...layout, words: byRotation.get(0) ?? [] });
+  const read = pass('turned text', () => turnedReadings(byRotation.get(0) ?? [], tables));
   for (const [rot, words] of byRotation) {
-    if (rot === 0 || words.length < MIN_TURNED_WORDS) continue;
-    const turned = pass('turned text', () => turnUpright(layout, words, rot));
-    tables.push(...uprightTables({ ...turned, figures: undefined, unitsPerPoint: layout.unitsPerPoint }).map((t) => pass('turned text', () => turnBack(t, layout, rot))));
+    if (rot !== 0 && words.length >= MIN_TURNED_WORDS) tables.push(...turnedTables(layout, words, rot));
   }
+  if (read) tables.push(...turnedTables(layout, read.words, read.rot).filter((t) => t.n_rows >= MIN_TURNED_ROWS));
   return pass('misreads', () => tables.sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]).map(withMisreadsRight));
+}
+
+/** Tables of the words turned by `rot`, found upright and turned back onto the page. */
+function turnedTables(layout: PageLayout, words: Word[], rot: Rotation): Table[] {
+  const turned = pass('turned text', () => turnUpright(layout, words, rot));
+  return uprightTables({ ...turned, figures: undefined, unitsPerPoint: layout.unitsPerPoint }).map((t) => pass('turned text', () => turnBack(t, layout, rot)));
+}
+
+/**
+ * An OCR line's box height over the em a text layer gives (the raster path's own estimate of
+ * font size, `size`, is that box times 1.15); a turned word's line runs across the page, so its
+ * em is read from its width.
+ */
+const EM_PER_LINE_BOX = 1.15;
+/** Turned OCR words count read at this confidence or more, with two letters or digits together (hatching read as "++", "BE" is not). */
+const SURE = 0.6;
+/**
+ * A table of OCR'd turned words has this many rows or more: a chart's bar labels, printed
+ * turned with their values, read as two.
+ */
+const MIN_TURNED_ROWS = 3;
+/** A short word of a turned line is no wider than this many times the line's tall words. */
+const LINE_WIDTH = 1.25;
+
+/**
+ * OCR'd text set turned on an upright page (a landscape table printed sideways): OCR reads
+ * such a block's words along their lines and gives them boxes taller than wide, with no
+ * rotation. The tall words read surely outside the upright tables, and the short ones on their
+ * lines (a "B", a "de": no wider than such a line), are that text; which way it reads is told
+ * by the order OCR gives the words of one line in (down the page: turned 90°, up it: 270°),
+ * and each word's em by its width.
+ */
+function turnedReadings(words: Word[], upright: Table[]): { rot: Rotation; words: Word[] } | null {
+  const free = words.filter((w) => w.confidence !== null && !upright.some((t) => inside(w, t.bbox)));
+  const tall = free.filter((w) => rotated(w) && w.confidence! >= SURE && /[\p{L}\p{N}]{2}/u.test(w.text));
+  if (tall.length < MIN_TURNED_WORDS) return null;
+  const across = (a: Word, b: Word) => Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0.5 * Math.min(a.x1 - a.x0, b.x1 - b.x0);
+  let down = 0, up = 0;
+  tall.slice(1).forEach((b, i) => {
+    if (!across(tall[i], b)) return;
+    if (b.y0 > tall[i].y0) down++;
+    else up++;
+  });
+  const y0 = Math.min(...tall.map((w) => w.y0)), y1 = Math.max(...tall.map((w) => w.y1));
+  const onLine = (w: Word) => tall.some((t) => across(t, w) && w.x1 - w.x0 <= LINE_WIDTH * (t.x1 - t.x0));
+  const short = free.filter((w) => !rotated(w) && w.y0 >= y0 && w.y1 <= y1 && onLine(w));
+  const ems = [...tall, ...short].map((w) => ({ ...w, size: (w.x1 - w.x0) * EM_PER_LINE_BOX }));
+  return { rot: up > down ? 270 : 90, words: ems };
 }
 
 /** Tables of upright text: lattice grids first, then stream tables in the text they leave. */
