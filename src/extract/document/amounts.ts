@@ -3,7 +3,7 @@
  * a tax code), and the rounding adjustments a till prints between the total and what was paid.
  */
 import type { Word } from '../types.js';
-import { cents, parseNumber, type Convention } from '../locale/numbers.js';
+import { cents, parseNumber, sameAmount, type Convention } from '../locale/numbers.js';
 import type { TextLine } from '../locale/lines.js';
 
 /** The width of one character of `w`. */
@@ -88,4 +88,17 @@ export function roundings(lines: TextLine[], conv: Convention | null): Rounding[
 export function rounded(base: number, r: Rounding): number[] {
   const options = r.signed ? [base + r.value] : [base + r.value, base - r.value];
   return options.map(cents).filter((v) => v > 0 && Math.round(v * 100) % 5 === 0);
+}
+
+/** Where on the page `value` is printed as an amount (its last occurrence, where totals stand), for a field taken from the item table's summary rows. */
+export function printedAt(value: number, lines: TextLine[], conv: Convention | null): { words: Word[]; page: number } | null {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = lines[i]!;
+    const words = amountWords(l.words, conv);
+    for (let j = words.length - 1; j >= 0; j--) {
+      const n = /\d/.test(words[j]!.text) ? parseNumber(words[j]!.text, conv) : null;
+      if (n && !n.percent && sameAmount(n.value, value)) return { words: [words[j]!], page: l.page };
+    }
+  }
+  return null;
 }

@@ -8,7 +8,7 @@
 import type { Fields, LineItem, Totals, Word } from '../types.js';
 import { cents, itemsAddUp, parseNumber, sameAmount, type Convention } from '../locale/numbers.js';
 import type { TextLine } from '../locale/lines.js';
-import { amountWords } from './amounts.js';
+import { printedAt } from './amounts.js';
 import { field } from './labelled.js';
 
 /** A document-level allowance or charge line opens with its kind and a colon (Factur-X prints `95  REMISE :`, `FC  CHARGE :`, after a reason code). */
@@ -84,18 +84,6 @@ export function mergeTotals(totals: Totals | null, fields: Fields, flags: string
 
 const MONEY_KEYS = ['subtotal', 'tax', 'total'] as const;
 
-/** Where on the page `value` is printed as an amount (its last occurrence, where totals stand), for a field taken from the item table's summary rows. */
-function printedAt(value: number, lines: TextLine[], conv: Convention | null): { words: Word[]; page: number } | null {
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const l = lines[i]!;
-    const words = amountWords(l.words, conv);
-    for (let j = words.length - 1; j >= 0; j--) {
-      const n = /\d/.test(words[j]!.text) ? parseNumber(words[j]!.text, conv) : null;
-      if (n && !n.percent && near(n.value, value)) return { words: [words[j]!], page: l.page };
-    }
-  }
-  return null;
-}
 
 /**
  * The totals made to say what the fields say, so one result never states two subtotals: where

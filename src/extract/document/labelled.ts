@@ -66,6 +66,11 @@ export interface Candidate {
   labelStart: number;
 }
 
+/** A document's title word alone (`invoice`, `facture`, `Rechnung`): a label where it heads a line or a box, not where it is named in a phrase. */
+const TITLE_WORD = /^(?:invoice|facture|rechnung|factuur|factura|fattura|fatura|gutschrift|avoir)$/;
+/** Words that name a document in running text (`sur la facture`, `this invoice`, `Ihre Rechnung`): what follows is no number of it. */
+const DETERMINER = /(?:^|\s)(?:the|this|your|our|la|le|cette|votre|notre|sur|die|der|diese|ihre|unsere|de|het|uw|deze|el|esta|su|questa|sua|a|esta)\s$/;
+
 /** Every value printed after a label of `field`, in reading order. */
 export function candidates(lines: TextLine[], field: LabelField): Candidate[] {
   const out: Candidate[] = [];
@@ -73,6 +78,7 @@ export function candidates(lines: TextLine[], field: LabelField): Candidate[] {
     const ms = labelMatches(line);
     for (const m of ms) {
       if (m.field !== field) continue;
+      if (TITLE_WORD.test(line.lower.slice(m.start, m.end)) && DETERMINER.test(line.lower.slice(0, m.start))) continue;
       const { words, below } = valueAfter(
         line,
         m.start,
@@ -124,7 +130,8 @@ export function readIdentifier(c: Candidate): Field | null {
     if (/^\p{L}{2,}$/u.test(t) && new RegExp(`(?:^|\\s)${t}\\s*[:：]`, 'u').test(lineText)) return null;
     if (NAMING_WORD.test(t) && /\p{L}{3}/u.test(t) && !CODE_LETTERS.test(t)) return null;
     // A key of its own after the label (`… facture   ID : PRIVATE_ID`, `GLN : 3654…`): what follows is that key's.
-    if (/[:：]$/.test(w.text) || /^[:：]$/.test(c.words[i + 1]?.text ?? '')) return null;
+    // OCR reads a colon `;` at times.
+    if (/[:：;]$/.test(w.text) || /^[:：;]$/.test(c.words[i + 1]?.text ?? '')) return null;
     if (!/\d/.test(t) || t.length > 32 || !/^[\p{L}\p{N}][\p{L}\p{N}/._-]*$/u.test(t)) continue;
     if (/^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$|^\d{4}-\d{2}-\d{2}$/.test(t)) continue;
     if (/^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(t)) continue;

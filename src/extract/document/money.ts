@@ -11,7 +11,7 @@ import { field } from './labelled.js';
 import type { FieldCandidate } from './choose.js';
 import type { Pair } from './kv.js';
 import { blocks, joinWords, type TextLine } from '../locale/lines.js';
-import { amountWords, roundings, rounded } from './amounts.js';
+import { amountWords, printedAt, roundings, rounded } from './amounts.js';
 import { totalsRows } from './totals-row.js';
 
 /** One summary line: what it says it is, its value, and the words of label and value. */
@@ -159,6 +159,8 @@ function moneyReadings(lines: TextLine[], pairs: Pair[], conv: Convention | null
 }
 
 const near = sameAmount;
+/** What a figure chosen by arithmetic against the labelled reading stands at (below 0.7: review looks). */
+const CHOSEN_AGAINST = 0.6;
 
 /**
  * The money fields as candidates, scored by label and checked by arithmetic: the total that
@@ -267,6 +269,16 @@ export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Conventi
     for (const t of taxCands) if ((t.field.value as number) >= T && T > 0) t.score -= 0.4;
     for (const s of subs) if (taxCands.some((t) => near((s.field.value as number) + (t.field.value as number), T))) s.score += 0.05;
     for (const t of taxCands) if (subs.some((s) => near((s.field.value as number) + (t.field.value as number), T))) t.score += 0.05;
+    // Every tax read as large as the total is a misreading (`3.904,31` read `3,904,317`): the
+    // total less the subtotal, where the page prints it (a tax breakdown's line), is the tax,
+    // chosen against the labelled reading.
+    const sub = subs.reduce<FieldCandidate | null>((b, c) => (!b || c.score > b.score ? c : b), null);
+    const v = sub ? cents(T - (sub.field.value as number)) : 0;
+    const at = v > 0 && taxCands.length && taxCands.every((t) => (t.field.value as number) >= T) ? printedAt(v, lines, conv) : null;
+    if (at) {
+      const f = field(v, at.words, at.page, CHOSEN_AGAINST);
+      taxCands.push({ field: f, score: f.confidence, via: 'position' });
+    }
   }
   // An OCR'd total one digit away from what surer amounts say was misread: they decide. What was
   // paid within a rounding step of it (5 sen, 5 cents) is the total paid, as tills round cash.

@@ -39,6 +39,11 @@ describe('an invoice number is what its label names', () => {
     for (const w of page.words) w.confidence = w.text === 'GLN' ? 0.45 : 0.93;
     expect(understandDocument([page], [], { line_items: [], totals: null }).fields.invoice_number?.value).toBe('F-2026-8');
   });
+  it('an invoice named in a phrase labels nothing, and a key before a colon read `;` is still a key', () => {
+    expect(value(['Acme SARL', 'Références sur la facture   GLN ; 3654789851', 'Total TTC 12,00'], 'invoice_number')).toBeNull();
+    expect(value(['Acme Ltd', 'Please quote the invoice 55102 when paying', 'Total 12.00'], 'invoice_number')).toBeNull();
+    expect(value(['Acme SARL', 'FACTURE N° : F-2026-8', 'Références sur la facture   GLN ; 3654789851', 'Total TTC 12,00'], 'invoice_number')).toBe('F-2026-8');
+  });
   it('the number sign as OCR reads it (`Ne:`, `n?`), and a factored invoice (`Affacturée N°`)', () => {
     expect(value(['LOGO LE FOURNISSEUR   FACTURE Ne: F20220031', 'Date: 31/01/2022', 'NET A PAYER 104,90 EUR'], 'invoice_number')).toBe('F20220031');
     expect(value(['PACANO HOTEL   FACTURE', '20/09/2023', 'n? 2023-6013', 'Total TTC 1 368,84'], 'invoice_number')).toBe('2023-6013');
@@ -97,6 +102,14 @@ describe('totals that add up', () => {
     const r = understand(['Acme GmbH', 'Rechnung Nr. 7', 'Nettobetrag 200,00', 'MwSt. 7 % 7,00', 'MwSt. 19 % 19,00', 'Gesamtbetrag 226,00']);
     expect(r.fields.tax?.value).toBe(26);
     expect(r.fields.total?.value).toBe(226);
+  });
+  it('a tax read larger than the total (a mark read as a digit) gives way to the total less the subtotal printed in the breakdown', () => {
+    const page = textPage(['Lieferant GmbH', 'Rechnung Nr. 6063636771001', 'Total amount (net): 20.549,00 €', 'Total tax amount: 3,904,317 €', 'Total amount (gross): 24.453,31 €', 'VAT 19,00 %      20.549,00      3.904,31']);
+    for (const w of page.words) w.confidence = w.text === '3,904,317' ? 0.74 : 0.9;
+    const r = understandDocument([page], [], { line_items: [], totals: null });
+    expect(r.fields.tax?.value).toBe(3904.31);
+    expect(r.fields.tax!.confidence).toBeLessThan(0.7);
+    expect(r.totals?.tax).toBe(3904.31);
   });
   it('a tax id printed after a tax label is no tax amount', () => {
     const r = understand(['Acme SARL', 'TVA : FR 05 987 654 321', 'Facture N° 7', 'Total HT 10,00', 'Total TTC 12,00']);
