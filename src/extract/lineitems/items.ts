@@ -135,7 +135,10 @@ export function readRows(
   const hasNumbers = (x: RawRow) => x.texts.some((t, c) => isNumberCol(c) && num(t, c) !== null);
   const ac = col('amount');
   const rows: RawRow[][] = [];
-  const titled = opensWithTitles(raw.map(hasNumbers));
+  // One item whose own text is only its period or dates (`Période de 01/01/2023 au 31/01/2023`)
+  // under a text-only first row: that row is the item's title, not a section's.
+  const detailOnly = raw.length >= 2 && !hasNumbers(raw[0]!) && hasNumbers(raw[1]!) && raw.filter(hasNumbers).length === 1 && dc >= 0 && DETAIL_LINE.test(raw[1]!.texts[dc]!.trim());
+  const titled = opensWithTitles(raw.map(hasNumbers)) || detailOnly;
   for (let i = 0; i < raw.length; i++) {
     const x = raw[i]!;
     const prev = rows[rows.length - 1];
@@ -263,6 +266,9 @@ function opensWithTitles(numbered: boolean[]): boolean {
 /** Lines under a receipt's items that adjust or pay the total; `Discount 10 %` on an item line has a count or a price and stays. */
 const ADJUSTMENT =
   /^(rounding|round(ing)? adj|serv(ice)? charge|serv(ice)? chg|srv chg|svc chg|\d+\s*% (service|serv|srv|svc)|total qty|total items|qty\.?\s*\d+$|cash|change|tendered|discount\s*:?$|rundung|trinkgeld|arrondi|redondeo)(?![a-zà-ÿ])/i;
+
+/** An item line that gives only when (`Période de 01/01/2023 au 31/01/2023`, `Leistungszeitraum: 01.03.–31.03.2024`, `01/03/2024 - 31/03/2024`). */
+const DETAIL_LINE = /^(?:p[ée]riode?|period|service period|billing period|zeitraum|leistungszeitraum|abrechnungszeitraum|periodo|per[íi]odo)\b|^(?:du|from|vom|van|dal|del|de)?\s*\d{1,2}[./-]\d{1,2}[./-]?(?:\d{2,4})?\s*(?:-|–|au|to|bis|à|tot|al|a)\s*\d{1,2}[./-]\d{1,2}/i;
 
 /** Words that open a sub-row of the item above: a breakdown of its charge, not an item of its own. */
 const SUB_ROW = /^(charges?|usage|includes?|including|of which|davon|inkl\.?|dont|incluye|waarvan|di cui)\b/i;

@@ -111,6 +111,12 @@ describe('extractLineItems: continuation lines', () => {
     const t = table([['Description', 'Amount'], ['Services', ''], ['Design', '100.00']]);
     expect(extractLineItems([t], [page([])]).line_items.map((i) => i.description)).toEqual(['Design']);
   });
+  it('takes the text line above one item whose own text is only its period as the item title', () => {
+    const t = table([['Description', 'Unit price', 'Qty', 'Amount'], ['PRESTATION SUPPORT - Description', '', '', ''], ['Période de 01/01/2023 au 31/01/2023', '40,00', '5,00', '200,00']]);
+    const [item] = extractLineItems([t], [page([])]).line_items;
+    expect(item!.description).toMatch(/^PRESTATION SUPPORT/);
+    expect(item!.amount).toBe(200);
+  });
 });
 
 describe('extractLineItems: summary rows and totals', () => {
