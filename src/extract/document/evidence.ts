@@ -14,6 +14,7 @@ import { parseNumber, sameAmount, type Convention } from '../locale/numbers.js';
 import { DAYS_TERM } from './fields.js';
 import { summaryKind } from '../lineitems/vocabulary.js';
 import { vatIdChecks } from './vat-id.js';
+import { cashAndChange } from './money.js';
 
 /** What a reading proven by arithmetic or check digits can stand at (a text layer's labelled IBAN stands at 0.95). */
 const PROVEN = 0.95;
@@ -83,6 +84,12 @@ function taxAtRate(tax: number, base: number | null, total: number | null, rates
   return rates.some((r) => (base !== null && Math.abs(base * (r / 100) - tax) <= 0.011) || (total !== null && Math.abs(total * (r / (100 + r)) - tax) <= 0.011));
 }
 
+/** Whether a till receipt says `total` was paid: cash tendered less the change, or a card payment. */
+function paidAs(total: number, lines: TextLine[], conv: Convention | null): boolean {
+  const p = cashAndChange(lines, conv);
+  return (p.cash !== null && p.change !== null && p.change > 0 && near(p.cash - p.change, total)) || (p.card !== null && near(p.card, total));
+}
+
 /**
  * `fields` with the confidences their evidence earns (in place): the money fields when they add
  * up (`totals` has no `total_mismatch`), the dates when the term agrees, the IBAN by its check
@@ -111,6 +118,10 @@ export function weighEvidence(fields: Fields, totals: Totals | null, lines: Text
     fields.tax = settled(fields.tax!, lines);
     if (atRate.subtotal) fields.subtotal = settled(fields.subtotal!, lines);
     if (atRate.total) fields.total = settled(fields.total!, lines);
+  } else if (total !== null && total > 0 && paidAs(total, lines, conv)) {
+    // The till's own arithmetic: what was tendered less the change given back, or the amount a
+    // card was charged, is the total read under its label.
+    fields.total = settled(fields.total!, lines);
   } else if (itemsAdd && adds) {
     // The items add up to the subtotal (or, without one, to the total): a second reading of that figure.
     const n = subtotal !== null ? 'subtotal' : 'total';

@@ -63,11 +63,14 @@ function readDate(order: DateOrder) {
 /** Dates printed without a label on page 1 (`30.11.2026 14:32` on a receipt), the first surest. */
 function unlabelledDates(lines: TextLine[], ctx: ReadContext): FieldCandidate[] {
   const out: FieldCandidate[] = [];
+  // A date after another date's label (`DATE DE LIVRAISON : 28/01/2026`, `Due: …`) is that date.
+  const named = new Set((['other_date', 'due_date'] as const).flatMap((n) => candidates(lines, n).flatMap((c) => c.words.map((w) => `${c.line.page}:${w.x1}:${w.y0}`))));
   for (const l of lines) {
     if (l.page !== lines[0]!.page || out.length >= 3) break;
     const d = datedOrRepaired(joinWords(l.words), ctx.order);
     if (!d) continue;
     const used = l.words.filter((w) => d.raw.includes(w.text));
+    if (used.length && used.every((w) => named.has(`${l.page}:${w.x1}:${w.y0}`))) continue;
     const f = field(d.iso, used.length ? used : l.words, l.page, d.sure, d.raw);
     // Under the first table a date is less sure: it may be an item's or a booking's.
     out.push({ field: f, score: (l.bbox[1] < ctx.tableTop ? 0.6 : 0.5) * f.confidence - out.length * 0.02, via: 'position' });
@@ -87,11 +90,26 @@ const CONTENDER = 0.5;
  * follows, and it stands at the label's 0.9. So does an invoice number after a label that
  * names the number (`grounds`: the candidates that may lift it).
  */
-function uncontested(f: Field | null, cands: FieldCandidate[], grounds = cands): Field | null {
-  if (!f || f.source === 'vendor_memory' || f.confidence >= 0.9 || f.confidence < CLEAN_DATE) return f;
+function uncontested(f: Field | null, cands: FieldCandidate[], grounds = cands, floor = CLEAN_DATE): Field | null {
+  if (!f || f.source === 'vendor_memory' || f.confidence >= 0.9 || f.confidence < floor) return f;
   const mine = grounds.find((c) => c.field.value === f.value && c.via === 'label');
   if (!mine || cands.some((c) => c.field.value !== f.value && c.score >= CONTENDER)) return f;
   return { ...f, confidence: 0.9 };
+}
+
+/** A reading of an identifier in murkier ink than `CLEAN_DATE` that the page prints a second time. */
+const READ_TWICE = 0.75;
+
+/**
+ * Whether an identifier's characters are printed again elsewhere on its page, as a word or inside
+ * one (the payment reference `F20260025BUYER`): two readings of the same characters agree, so the
+ * OCR did not make it up; five characters at least, with a digit, so that a chance match is rare.
+ */
+function printedTwice(f: Field | null, lines: TextLine[]): boolean {
+  const v = f ? String(f.value).toLowerCase() : '';
+  if (v.length < 5 || !/\d/.test(v)) return false;
+  const [x0, y0, x1, y1] = f!.bbox;
+  return lines.some((l) => l.page === f!.page && l.words.some((w) => !(w.x0 >= x0 - 1 && w.x1 <= x1 + 1 && w.y0 >= y0 - 1 && w.y1 <= y1 + 1) && w.text.toLowerCase().includes(v)));
 }
 
 /** Every labelled reading of a label field, scored by how the value sits and by `rate` (0 drops it). */
@@ -209,7 +227,7 @@ export function readFields(lines: TextLine[], ctx: ReadContext): Fields {
   const numberCands = labelled(lines, 'invoice_number', readIdentifier, identifierRate);
   pick('invoice_number', numberCands);
   const named = labelled(lines, 'invoice_number', readIdentifier, (v, c) => (namesNumber(c) ? identifierRate(v, c) : 0));
-  f.invoice_number = uncontested(f.invoice_number, numberCands, named);
+  f.invoice_number = uncontested(f.invoice_number, numberCands, named, printedTwice(f.invoice_number, lines) ? READ_TWICE : CLEAN_DATE);
   pick('order_number', labelled(lines, 'order_number', readIdentifier));
   const issueCands = [...labelled(lines, 'issue_date', readDate(ctx.order)), ...unlabelledDates(lines, ctx)];
   pick('issue_date', issueCands);

@@ -111,6 +111,10 @@ describe('a date its label names, in clean ink and uncontested', () => {
     const contested = read([...page.slice(0, 3), 'Datum: 05.03.2026', page[3]!], 0.97).issue_date!;
     expect(contested.confidence).toBeLessThan(0.9);
   });
+  it('a date another label names (delivery, an associated invoice) contests nothing', () => {
+    const page = ['LE FOURNISSEUR   FACTURE N° : F20260031', 'Date : 31/01/2026', 'N° DE FACTURE ASSOCIEE : F20260003   DATE DE LIVRAISON : 28/01/2026', 'DATE DE FACTURE ASSOCIEE : 01/01/2026', 'NET A PAYER 107,82 EUR'];
+    expect(read(page, 0.97).issue_date).toMatchObject({ value: '2026-01-31', confidence: 0.9 });
+  });
 });
 
 describe('items that do not add up', () => {
@@ -132,5 +136,19 @@ describe('an invoice number its label names, in clean ink and uncontested', () =
   it('stands at 0.9; after a title alone (`INVOICE 4471`) it does not', () => {
     expect(read(['ACME Ltd', 'Invoice No.: INV-2026-33', 'Total 10.00'], 0.97).invoice_number).toMatchObject({ value: 'INV-2026-33', confidence: 0.9 });
     expect(read(['ACME Ltd', 'INVOICE 4471', 'Total 10.00'], 0.97).invoice_number!.confidence).toBeLessThan(0.9);
+  });
+  it('in murkier ink, stands at 0.9 where the page prints it a second time (a payment reference)', () => {
+    const page = ['LE FOURNISSEUR   FACTURE N° : F20260025', 'Date : 31/01/2026', 'NET A PAYER 100,00 EUR', 'REFERENCE AVIS DE PAIEMENT : F20260025BUYER'];
+    expect(read(page, 0.9).invoice_number).toMatchObject({ value: 'F20260025', confidence: 0.9 });
+    expect(read(page.slice(0, 3), 0.9).invoice_number!.confidence).toBeLessThan(0.9);
+  });
+});
+
+describe('a till receipt total', () => {
+  it('is sure where the cash tendered less the change, or the card charged, is what its label reads', () => {
+    const receipt = (paid: string[]) => ['KEDAI RUNCIT MAJU', 'GST ID 000468594688', 'TOTAL 3.70', ...paid];
+    expect(read(receipt(['CASH 10.00', 'CHANGE 6.30']), 0.9).total).toMatchObject({ value: 3.7, confidence: 0.95 });
+    expect(read(receipt(['VISA 3.70']), 0.9).total).toMatchObject({ value: 3.7, confidence: 0.95 });
+    expect(read(receipt(['CASH 10.00', 'CHANGE 6.00']), 0.9).total!.confidence).toBeLessThan(0.9);
   });
 });
