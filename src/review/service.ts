@@ -41,23 +41,31 @@ export type Apply = (job: ApplyJob) => Promise<ApplyAnswer>;
  * the rest is `apply`'s.
  */
 export async function putCorrection(store: Store, accountId: string, id: string, body: CorrectionBody, bodyJson: string, now: number, apply: Apply): Promise<{ resultJson: string; notLearned?: string }> {
-  const row = await succeededDocument(store, accountId, id);
   const options = parseRunOptions(await store.review.getOptions(accountId, id));
   const customTypes = new Map((options.custom_fields ?? []).map((c) => [c.name, c.type] as const));
   const values = bodyFields(body, customTypes);
   const wordsJson = values.size ? await store.review.getWords(accountId, id) : null;
-  const memories = wordsJson ? await store.review.listVendors(accountId, MAX_VENDORS) : [];
-  const answer = await apply({
-    row,
-    bodyJson,
-    values: [...values],
-    customTypes: [...customTypes],
-    wordsJson,
-    memories: memories.map((m) => ({ id: m.id, json: m.memory_json })),
-    newId: newId('ven'),
-  });
-  if (!answer.ok) throw new ApiError(answer.status, answer.code as ApiErrorCode, answer.message, answer.details);
-  if (!(await store.review.putCorrection(accountId, id, answer.correctionJson, now))) throw documentNotFound(id);
-  if (answer.memory) await storeVendor(store, accountId, memories, answer.memory, now);
-  return { resultJson: answer.resultJson, notLearned: answer.notLearned };
+  // Merged over the correction it read, stored only while that one still stands: a correction
+  // stored meanwhile (two reviewers, two tabs) is read again and this one merged over it.
+  for (let attempt = 0; attempt < MERGE_ATTEMPTS; attempt++) {
+    const row = await succeededDocument(store, accountId, id);
+    const memories = wordsJson ? await store.review.listVendors(accountId, MAX_VENDORS) : [];
+    const answer = await apply({
+      row,
+      bodyJson,
+      values: [...values],
+      customTypes: [...customTypes],
+      wordsJson,
+      memories: memories.map((m) => ({ id: m.id, json: m.memory_json })),
+      newId: newId('ven'),
+    });
+    if (!answer.ok) throw new ApiError(answer.status, answer.code as ApiErrorCode, answer.message, answer.details);
+    if (!(await store.review.putCorrection(accountId, id, answer.correctionJson, now, row.corrections_json))) continue;
+    if (answer.memory) await storeVendor(store, accountId, memories, answer.memory, now);
+    return { resultJson: answer.resultJson, notLearned: answer.notLearned };
+  }
+  throw conflict(`the correction of document ${id} kept changing while this one was merged over it; send it again`);
 }
+
+/** How many times a correction is merged again over one stored meanwhile before it gives up (409). */
+const MERGE_ATTEMPTS = 8;

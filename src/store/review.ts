@@ -17,8 +17,12 @@ export interface VendorRow {
 export interface ReviewStore {
   /** The document's correction, or null (none, or no such document in the account). */
   getCorrection(accountId: string, documentId: string): Promise<string | null>;
-  /** Stores (replaces) the document's correction; false if there is no such document in the account. */
-  putCorrection(accountId: string, documentId: string, bodyJson: string, now: number): Promise<boolean>;
+  /**
+   * Stores (replaces) the document's correction; false if there is no such document in the
+   * account. With `expected` (null: none stored), only while the stored correction is still that
+   * one, else false: a correction merged over another is not lost to one stored meanwhile.
+   */
+  putCorrection(accountId: string, documentId: string, bodyJson: string, now: number, expected?: string | null): Promise<boolean>;
   /** Removes it; false if there was none. */
   deleteCorrection(accountId: string, documentId: string): Promise<boolean>;
 

@@ -38,6 +38,16 @@ function run(args: string[]): Promise<{ status: number | null; stdout: string; s
 }
 
 describe('corrections', () => {
+  it('sent at once by several reviewers, each is merged over the others: none is lost', async () => {
+    const id = ids.get('de-unruled-invoice.pdf')!;
+    const bodies = [{ invoice_number: 'R-1' }, { customer_name: 'Kunde GmbH' }, { order_number: 'PO-7' }, { payment_terms: '14 Tage' }, { vendor_name: 'Lieferant AG' }, { iban: null }];
+    const answers = await Promise.all(bodies.map((fields) => call(h, h.key, 'PUT', `/v1/documents/${id}/corrections`, { fields })));
+    expect(answers.map((a) => a.status)).toEqual(bodies.map(() => 200));
+    const fields = (await call(h, h.key, 'GET', `/v1/documents/${id}/results`)).json.fields;
+    expect([fields.invoice_number.value, fields.customer_name.value, fields.order_number.value, fields.payment_terms.value, fields.vendor_name.value, fields.iban]).toEqual(['R-1', 'Kunde GmbH', 'PO-7', '14 Tage', 'Lieferant AG', null]);
+    expect(fields.customer_name.corrected).toBe(true);
+    await call(h, h.key, 'DELETE', `/v1/documents/${id}/corrections`);
+  });
   it('corrects fields, line items and table cells; results, exports and ?view=extracted', async () => {
     const id = ids.get('en-ruled-invoice.pdf')!;
     const before = (await call(h, h.key, 'GET', `/v1/documents/${id}/results`)).json;

@@ -40,6 +40,13 @@ export function reviewContract(name: string, harness: PartsHarness & { fresh(): 
         // Replaced, not duplicated.
         await s.review.putCorrection(a.acc.id, a.id, '{"fields":{"total":{"value":13}}}', 6);
         expect(JSON.parse((await s.review.getCorrection(a.acc.id, a.id))!).fields.total.value).toBe(13);
+        // Stored only over the correction the writer read: one stored meanwhile is kept.
+        const seen = (await s.review.getCorrection(a.acc.id, a.id))!;
+        expect(await s.review.putCorrection(a.acc.id, a.id, '{"fields":{"total":{"value":14}}}', 6, seen)).toBe(true);
+        expect(await s.review.putCorrection(a.acc.id, a.id, '{"fields":{"total":{"value":15}}}', 6, seen)).toBe(false);
+        expect(JSON.parse((await s.review.getCorrection(a.acc.id, a.id))!).fields.total.value).toBe(14);
+        expect(await s.review.putCorrection(a.acc.id, a.id, '{"fields":{"total":{"value":15}}}', 6, null)).toBe(false);
+        expect(await s.review.putCorrection(other.id, a.id, '{"fields":{}}', 6, seen)).toBe(false);
         expect(await s.review.getOptions(a.acc.id, a.id)).toContain('"po"');
         expect(await s.review.getOptions(other.id, a.id)).toBeNull();
 
@@ -49,7 +56,7 @@ export function reviewContract(name: string, harness: PartsHarness & { fresh(): 
         await s.insertDocuments(acc2.id, 'b', [d2], 1);
         await s.submitBatch(acc2.id, 'b', 2);
         const [c2] = await s.claimDocuments(1, 30_000, 3);
-        expect(await s.review.putCorrection(acc2.id, d2.id, '{"fields":{"total":{"value":5}}}', 3)).toBe(true);
+        expect(await s.review.putCorrection(acc2.id, d2.id, '{"fields":{"total":{"value":5}}}', 3, null)).toBe(true);
         expect(await s.completeDocument(c2!.id, c2!.attempt, ok(11), 4)).toBe(true);
         const r2 = await s.getDocumentResult(acc2.id, d2.id);
         expect([JSON.parse(r2!.result_json!).fields.total.value, JSON.parse(r2!.corrections_json!).fields.total.value]).toEqual([11, 5]);

@@ -11,10 +11,15 @@ export class PostgresReviewStore implements ReviewStore {
     return (rows[0]?.body_json as string | undefined) ?? null;
   }
 
-  async putCorrection(accountId: string, documentId: string, bodyJson: string, now: number): Promise<boolean> {
+  async putCorrection(accountId: string, documentId: string, bodyJson: string, now: number, expected?: string | null): Promise<boolean> {
+    if (typeof expected === 'string') {
+      // Under READ COMMITTED an update waiting on another re-checks its condition on the row that one committed.
+      const sql = 'UPDATE document_corrections SET body_json = $1, updated_at = $2 WHERE document_id = $3 AND account_id = $4 AND body_json = $5';
+      return (await this.pool.query(sql, [bodyJson, now, documentId, accountId, expected])).rowCount === 1;
+    }
     const sql = `INSERT INTO document_corrections (document_id, account_id, body_json, updated_at)
        SELECT id, account_id, $1, $2 FROM documents WHERE id = $3 AND account_id = $4
-       ON CONFLICT (document_id) DO UPDATE SET body_json = excluded.body_json, updated_at = excluded.updated_at`;
+       ON CONFLICT (document_id) DO ${expected === null ? 'NOTHING' : 'UPDATE SET body_json = excluded.body_json, updated_at = excluded.updated_at'}`;
     return (await this.pool.query(sql, [bodyJson, now, documentId, accountId])).rowCount === 1;
   }
 

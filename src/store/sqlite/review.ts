@@ -13,10 +13,14 @@ export class SqliteReviewStore implements ReviewStore {
     return (r?.body_json as string | undefined) ?? null;
   }
 
-  async putCorrection(accountId: string, documentId: string, bodyJson: string, now: number): Promise<boolean> {
+  async putCorrection(accountId: string, documentId: string, bodyJson: string, now: number, expected?: string | null): Promise<boolean> {
+    if (typeof expected === 'string') {
+      const sql = 'UPDATE document_corrections SET body_json = ?, updated_at = ? WHERE document_id = ? AND account_id = ? AND body_json = ?';
+      return prepared(this.db, sql).run(bodyJson, now, documentId, accountId, expected).changes === 1;
+    }
     const sql = `INSERT INTO document_corrections (document_id, account_id, body_json, updated_at)
        SELECT id, account_id, ?, ? FROM documents WHERE id = ? AND account_id = ?
-       ON CONFLICT (document_id) DO UPDATE SET body_json = excluded.body_json, updated_at = excluded.updated_at`;
+       ON CONFLICT (document_id) DO ${expected === null ? 'NOTHING' : 'UPDATE SET body_json = excluded.body_json, updated_at = excluded.updated_at'}`;
     return prepared(this.db, sql).run(bodyJson, now, documentId, accountId).changes === 1;
   }
 
