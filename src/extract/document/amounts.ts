@@ -90,7 +90,7 @@ export function rounded(base: number, r: Rounding): number[] {
   return options.map(cents).filter((v) => v > 0 && Math.round(v * 100) % 5 === 0);
 }
 
-/** Where on the page `value` is printed as an amount (its last occurrence, where totals stand), for a field taken from the item table's summary rows. */
+/** Where on the page `value` is printed as an amount: its last occurrence, where totals stand. */
 export function printedAt(value: number, lines: TextLine[], conv: Convention | null): { words: Word[]; page: number } | null {
   for (let i = lines.length - 1; i >= 0; i--) {
     const l = lines[i]!;
