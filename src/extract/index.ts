@@ -9,7 +9,7 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { PROCESSING_ERROR_CODES, type ProcessingError, type ProcessingErrorCode } from '../domain/errors.js';
 import { sniffType } from './sniff.js';
-import { CODE_PAGES, readCarried, sniffFormat, XML_TYPE, xmlLayouts } from './carried/index.js';
+import { CODE_PAGES, INK_PAGES, readCarried, sniffFormat, XML_TYPE, xmlLayouts } from './carried/index.js';
 import { DEFAULT_EXTRACT_OPTIONS, ExtractError, type ExtractOptions, type ExtractResult, type Field, type PageLayout, type Table } from './types.js';
 import { checkPdfBounds } from './pdf/bounds.js';
 import { openPdf, pdfError } from './pdf/load.js';
@@ -140,7 +140,9 @@ async function pdfLayouts(bytes: Uint8Array, opts: ExtractOptions, open?: PDFDoc
       if (layout) layouts.push(layout);
       else {
         const raster = await import('./raster/index.js');
-        layouts.push(await raster.layoutFromPdfPage(page, n, opts));
+        // On a document kept open for the carried step, which looks at a scanned first page's
+        // checkboxes in the pixels it was read from, those pixels are kept for it.
+        layouts.push(await raster.layoutFromPdfPage(page, n, opts, undefined, !!open && n <= INK_PAGES));
       }
       // The payment code search walks the first pages' operator lists again: on a document kept
       // open for it, pdf.js keeps them (and the images they drew) until that search cleans up.

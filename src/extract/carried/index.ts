@@ -87,7 +87,7 @@ export async function readCarried(bytes: Uint8Array, layouts: PageLayout[], resu
 /** Pages whose words were read by OCR (a text layer's words have no confidence). */
 const readByOcr = (layout: PageLayout) => layout.words.some((w) => w.confidence !== null);
 /** How many first pages are searched for boxes of ink (each costs a decode or a render, and a pass over its pixels). */
-const INK_PAGES = 4;
+export const INK_PAGES = 4;
 
 /**
  * The checkboxes a page prints (its reading, `source: "page"`): box glyphs of a PDF's words;

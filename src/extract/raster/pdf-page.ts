@@ -12,6 +12,9 @@ import { workingScale } from './decode.js';
 /** Scanned pages are rendered at 300 dpi: Tesseract's models are trained on ~300 dpi text. */
 export const RENDER_DPI = 300;
 
+/** Grey pages kept by `layoutFromPdfPage` for one more look, until `grayOfPdfPage` takes them. */
+const kept = new WeakMap<PDFPageProxy, { gray: GrayImage; scale: number; maxMegapixels: number }>();
+
 interface CanvasAndContext {
   canvas: { width: number; height: number } | null;
   context: {
@@ -66,6 +69,11 @@ export async function paintPdfPage<T>(
  * never above the page pixel limit; `scale` is pixels per PDF point.
  */
 export async function grayOfPdfPage(page: PDFPageProxy, pageNumber: number, opts: ExtractOptions, doc?: PDFDocumentProxy): Promise<{ gray: GrayImage; scale: number }> {
+  const held = kept.get(page);
+  if (held) {
+    kept.delete(page);
+    if (held.maxMegapixels === opts.maxMegapixels) return { gray: held.gray, scale: held.scale };
+  }
   const base = page.getViewport({ scale: 1 });
   let scale = RENDER_DPI / 72;
   // A poster-sized page at 300 dpi would be hundreds of megapixels: cap the long side the
@@ -82,9 +90,14 @@ export async function grayOfPdfPage(page: PDFPageProxy, pageNumber: number, opts
   return { gray, scale };
 }
 
-/** Renders, OCRs and lays out one PDF page; boxes in PDF points, origin top-left. */
-export async function layoutFromPdfPage(page: PDFPageProxy, pageNumber: number, opts: ExtractOptions, doc?: PDFDocumentProxy): Promise<PageLayout> {
+/**
+ * Renders, OCRs and lays out one PDF page; boxes in PDF points, origin top-left. With `keep`, a
+ * copy of the grey page made before it is read is kept for the next `grayOfPdfPage` of the same
+ * page (the carried step looks at a scanned page's checkboxes in the same pixels).
+ */
+export async function layoutFromPdfPage(page: PDFPageProxy, pageNumber: number, opts: ExtractOptions, doc?: PDFDocumentProxy, keep = false): Promise<PageLayout> {
   const base = page.getViewport({ scale: 1 });
   const { gray, scale } = await grayOfPdfPage(page, pageNumber, opts, doc);
+  if (keep) kept.set(page, { gray: { ...gray, data: gray.data.slice() }, scale, maxMegapixels: opts.maxMegapixels });
   return layoutFromGray(gray, { page: pageNumber, unitsScale: scale, width: base.width, height: base.height, dpi: scale * 72 }, opts);
 }
