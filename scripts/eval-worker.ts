@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import { join } from 'node:path';
 import { extractOptions, loadConfig } from '../src/config.js';
 import { readLayouts, readWhatCarries, resultFromLayouts, toProcessingError } from '../src/extract/index.js';
+import { sniffType } from '../src/extract/sniff.js';
 import type { ExtractOptions, OcrEngine, PageLayout } from '../src/extract/types.js';
 
 export interface EvalJob {
@@ -26,10 +27,18 @@ export interface EvalJob {
 }
 
 const ROOT = new URL('..', import.meta.url).pathname;
-/** The sources whose change changes a page layout. */
+/** The sources whose change changes a PDF's page layouts. */
 const LAYOUT_SOURCES = ['src/extract/raster', 'src/extract/pdf', 'src/extract/sniff.ts', 'src/extract/render.ts'];
+/** An image file's (PNG, JPEG, TIFF, WebP): it never reaches the PDF reader, so a change there keeps its OCR'd words. */
+const IMAGE_SOURCES = ['src/extract/raster', 'src/extract/sniff.ts'];
 
-function sourceHash(): string {
+/** The version of the sources a cached layout was made by: one for PDFs, one for image files. */
+interface Codes {
+  pdf: string;
+  image: string;
+}
+
+function sourceHash(sources: string[]): string {
   const h = createHash('sha256');
   const add = (rel: string) => {
     const path = join(ROOT, rel);
@@ -40,12 +49,14 @@ function sourceHash(): string {
     }
     for (const name of readdirSync(path).sort()) add(join(rel, name));
   };
-  LAYOUT_SOURCES.forEach(add);
+  sources.forEach(add);
   return h.digest('hex').slice(0, 16);
 }
 
-async function layoutsOf(bytes: Uint8Array, opts: ExtractOptions, cacheDir: string | null, code: string): Promise<PageLayout[]> {
+async function layoutsOf(bytes: Uint8Array, opts: ExtractOptions, cacheDir: string | null, codes: Codes): Promise<PageLayout[]> {
   if (!cacheDir) return readLayouts(bytes, opts);
+  const type = sniffType(bytes.subarray(0, 4096));
+  const code = type && type !== 'application/pdf' ? codes.image : codes.pdf;
   const key = createHash('sha256').update(bytes).update(`\0${opts.ocrEngine}\0${opts.ocrLangs}\0${code}`).digest('hex');
   const path = join(cacheDir, `${key}.json`);
   if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as PageLayout[];
@@ -57,7 +68,7 @@ async function layoutsOf(bytes: Uint8Array, opts: ExtractOptions, cacheDir: stri
 }
 
 /** The layouts of page images as the pages of one document, in order. */
-async function pageLayouts(pages: string[], opts: ExtractOptions, cacheDir: string | null, code: string): Promise<PageLayout[]> {
+async function pageLayouts(pages: string[], opts: ExtractOptions, cacheDir: string | null, code: Codes): Promise<PageLayout[]> {
   const out: PageLayout[] = [];
   for (const [i, png] of pages.entries()) {
     for (const layout of await layoutsOf(new Uint8Array(readFileSync(png)), opts, cacheDir, code)) out.push({ ...layout, page: i + 1 });
@@ -65,7 +76,7 @@ async function pageLayouts(pages: string[], opts: ExtractOptions, cacheDir: stri
   return out;
 }
 
-async function run(job: EvalJob, opts: ExtractOptions, cacheDir: string | null, code: string): Promise<number> {
+async function run(job: EvalJob, opts: ExtractOptions, cacheDir: string | null, code: Codes): Promise<number> {
   const started = performance.now();
   let text: string;
   try {
@@ -89,7 +100,7 @@ async function run(job: EvalJob, opts: ExtractOptions, cacheDir: string | null, 
 export function serveJobs(engine: OcrEngine | undefined, cacheDir: string | null): void {
   const config = loadConfig(process.env);
   const opts: ExtractOptions = { ...extractOptions(config), ocrEngine: engine ?? config.ocr.engine };
-  const code = sourceHash();
+  const code = { pdf: sourceHash(LAYOUT_SOURCES), image: sourceHash(IMAGE_SOURCES) };
   let chain = Promise.resolve();
   process.on('message', (job: EvalJob) => {
     chain = chain.then(async () => {

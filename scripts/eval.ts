@@ -11,7 +11,8 @@
  * --sets     a comma list of set names (default: every known set that is present)
  * --jobs     extraction processes (default: the cores)
  * --cache    keep each file's page layouts (OCR'd words) there; reruns read them back unless a
- *            source that makes layouts changed (scripts/eval-worker.ts)
+ *            source that makes layouts changed (scripts/eval-worker.ts; an image file's only when
+ *            src/extract/raster or sniff.ts did)
  * --out      keep the results there (default a new temporary folder, printed), for a scorer's --list
  * --ocr-engine  the OCR engine (default TABLEMILL_OCR_ENGINE or auto)
  * --agreement   only the agreement measure (agreement.ts), on the PDFs under the folders given
