@@ -4,7 +4,7 @@
  * the line below.
  */
 import type { Field, Word } from '../types.js';
-import { labelRegex, type LabelField } from '../locale/labels.js';
+import { DETERMINER, labelRegex, TITLE_WORD, type LabelField } from '../locale/labels.js';
 import { box, inkOf, joinWords, type TextLine } from '../locale/lines.js';
 import { valueAfter } from './lines.js';
 
@@ -65,11 +65,6 @@ export interface Candidate {
   below: boolean;
   labelStart: number;
 }
-
-/** A document's title word alone (`invoice`, `facture`, `Rechnung`): a label where it heads a line or a box, not where it is named in a phrase. */
-const TITLE_WORD = /^(?:invoice|facture|rechnung|factuur|factura|fattura|fatura|gutschrift|avoir)$/;
-/** Words that name a document in running text (`sur la facture`, `this invoice`, `Ihre Rechnung`): what follows is no number of it. */
-const DETERMINER = /(?:^|\s)(?:the|this|your|our|la|le|cette|votre|notre|sur|die|der|diese|ihre|unsere|de|het|uw|deze|el|esta|su|questa|sua|a|esta)\s$/;
 
 /** Every value printed after a label of `field`, in reading order. */
 export function candidates(lines: TextLine[], field: LabelField): Candidate[] {

@@ -160,6 +160,11 @@ const cache = new Map<string, RegExp>();
 /** What OCR reads an accented letter as, or prints it as in capitals (`REGLEMENT`, `réglement` for `règlement`). */
 const LOOK_ALIKE: Record<string, string> = { é: 'eéèê', è: 'eéèê', ê: 'eéèê', ë: 'eë', à: 'aàâ', â: 'aàâ', ç: 'cç', ô: 'oô', î: 'iî', ï: 'iï', ù: 'uùû', û: 'uùû', ä: 'aä', ö: 'oö', ü: 'uü', á: 'aá', í: 'ií', ó: 'oó', ú: 'uú', ñ: 'nñ', ã: 'aã', õ: 'oõ' };
 
+/** A document's title word alone (`invoice`, `facture`, `Rechnung`): a label where it heads a line or a box, not where it is named in a phrase. */
+export const TITLE_WORD = /^(?:invoice|facture|rechnung|factuur|factura|fattura|fatura|gutschrift|avoir)$/;
+/** Words that name a document in running text (`sur la facture`, `this invoice`, `Ihre Rechnung`): what follows is no number of it. */
+export const DETERMINER = /(?:^|\s)(?:the|this|your|our|la|le|cette|votre|notre|sur|die|der|diese|ihre|unsere|de|het|uw|deze|el|esta|su|questa|sua|a)\s$/;
+
 /** A label's pattern with each accented letter matching its look-alikes (inside a class too). */
 export function foldAccents(src: string): string {
   let out = '';
