@@ -15,6 +15,7 @@ import { startWorkers, type Workers } from './worker/loop.js';
 import { startWebhookDispatcher, type AttemptLogger } from './webhooks/plugin.js';
 import { startMetricsServer, type MetricsServer } from './metrics/server.js';
 import { pino, type Logger } from 'pino';
+import { sleep } from './domain/time.js';
 
 export interface RunningServer {
   /** `http://host:port` actually bound (port 0 picks a free one). */
@@ -81,7 +82,7 @@ function countRequests(app: FastifyInstance): () => number {
  */
 async function closeApp(app: FastifyInstance, active: () => number): Promise<void> {
   const until = Date.now() + REQUEST_DRAIN_MS;
-  while (active() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  while (active() > 0 && Date.now() < until) await sleep(50);
   const timer = setTimeout(() => app.server.closeAllConnections(), 100);
   try {
     await app.close();

@@ -11,6 +11,7 @@ import { TablemillApiError, type Document, type TablemillClient } from '@tablemi
 import { collectFiles, noteSkipped, type LocalFile } from './collect.js';
 import { UsageError } from './exit.js';
 import { formatBytes, note, progressBar } from './progress.js';
+import { backoffMs, sleep } from '../domain/time.js';
 
 /** Requests in flight: enough to overlap the server's fsync with the next file's transfer. */
 const PARALLEL = 4;
@@ -28,8 +29,6 @@ export async function uploadKey(batch: string, file: LocalFile): Promise<string>
   return `tm-upload-${digest.slice(0, 48)}`;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * Uploads one file, retrying what a re-run can meet: 409 while a killed run's request still holds
  * the key, 429 (its Retry-After), 5xx and network errors, with growing pauses.
@@ -44,7 +43,7 @@ async function uploadOne(client: TablemillClient, batch: string, file: LocalFile
       const retry = err instanceof TypeError || status === 409 || status === 429 || status >= 500;
       if (!retry || attempt >= ATTEMPTS) throw err;
       const retryAfter = err instanceof TablemillApiError ? err.retryAfterS : null;
-      await sleep(retryAfter !== null ? retryAfter * 1000 : 500 * 2 ** attempt);
+      await sleep(retryAfter !== null ? retryAfter * 1000 : backoffMs(attempt, 500));
     }
   }
 }

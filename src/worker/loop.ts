@@ -12,6 +12,7 @@ import { storeFault } from '../store/faults.js';
 import type { ClaimedDocument, Store } from '../store/types.js';
 import { ExtractionAbortedError, ExtractionPool, type ExtractionOutcome } from './pool.js';
 import { extractionInput } from '../review/input.js';
+import { backoffMs, sleep } from '../domain/time.js';
 
 export interface WorkerDeps {
   config: Config;
@@ -111,7 +112,6 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
    * is not written twice, and a fault of a few seconds costs no second extraction.
    */
   async function throughFaults<T>(doc: ClaimedDocument, what: string, fn: () => Promise<T>): Promise<T> {
-    let delay: number = WRITE_BACKOFF_MS[0];
     for (let tries = 1; ; tries++) {
       try {
         const out = await fn();
@@ -122,8 +122,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
         if (!fault || kill.signal.aborted) throw err;
         deps.metrics?.storeFault(fault, 'worker');
         if (tries === 1) log('warn', `${what} failed; retrying`, { document_id: doc.id, fault, error: String(err) });
-        await sleep(delay, kill.signal);
-        delay = Math.min(delay * 2, WRITE_BACKOFF_MS[1]);
+        await sleep(backoffMs(tries - 1, ...WRITE_BACKOFF_MS), kill.signal);
       }
     }
   }
@@ -180,9 +179,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
           if (fault) deps.metrics?.storeFault(fault, 'worker');
           // One line when claims start failing, one when they resume; not one per try.
           if (failedClaims === 0) log('error', 'claim failed; backing off', { fault, error: String(err) });
-          const backoff = Math.min(CLAIM_BACKOFF_MS[0] * 2 ** failedClaims, CLAIM_BACKOFF_MS[1]);
-          failedClaims++;
-          await sleep(backoff, shutdown.signal);
+          await sleep(backoffMs(failedClaims++, ...CLAIM_BACKOFF_MS), shutdown.signal);
           continue;
         }
         if (failedClaims > 0) log('info', 'claims resumed', { failed_claims: failedClaims });
@@ -226,16 +223,4 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
       await pool.close();
     },
   };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -10,7 +10,7 @@ import type { ProcessingError } from '../domain/errors.js';
 import type { ExtractOptions } from '../extract/types.js';
 import type { DocumentOutcome } from '../store/types.js';
 import { childEntry } from './entry.js';
-import { Slot, type SlotLimits, type SlotRun } from './slot.js';
+import { runFailure, Slot, type SlotLimits } from './slot.js';
 import type { TaskStats } from './task.js';
 
 /** Thrown by `extract` when the caller's signal (shutdown) aborted it: no outcome to write. */
@@ -18,20 +18,6 @@ export class ExtractionAbortedError extends Error {
   constructor() {
     super('extraction aborted by shutdown');
     this.name = 'ExtractionAbortedError';
-  }
-}
-
-/** What an extraction run that did not answer means for the document. */
-function runFailure(run: Exclude<SlotRun, { kind: 'done' } | { kind: 'aborted' }>, limits: SlotLimits): ProcessingError {
-  switch (run.kind) {
-    case 'timeout':
-      return { code: 'timeout', message: `extraction exceeded the ${limits.timeoutMs} ms time limit` };
-    case 'rss':
-      return { code: 'resource_limit', message: `extraction used ${Math.round(run.rssMb)} MB of memory; the limit is ${limits.maxRssMb} MB` };
-    case 'crashed':
-      return run.outOfMemory
-        ? { code: 'resource_limit', message: `extraction ran out of memory (heap limit ${limits.heapMb} MB; ${run.detail})` }
-        : { code: 'extraction_failed', message: `the extraction process died (${run.detail})` };
   }
 }
 
@@ -85,7 +71,7 @@ export class ExtractionPool {
       }
       const run = await slot.run({ bytes, opts: { ...this.opts, ...extra, deadlineAt: Date.now() + this.limits.timeoutMs } }, signal);
       if (run.kind === 'aborted') throw new ExtractionAbortedError();
-      if (run.kind !== 'done') return failed(runFailure(run, this.limits));
+      if (run.kind !== 'done') return failed(runFailure(run, this.limits, 'extraction'));
       slot.documents++;
       keep = slot.documents < this.config.worker.recycleAfter && (slot.memory()?.rssMb ?? 0) <= this.config.worker.recycleRssMb;
       const res = run.result;

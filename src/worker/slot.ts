@@ -7,6 +7,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { ExtractTask, RenderResult, RenderTask, TaskMessage, TaskRequest, TaskResult } from './task.js';
+import { sleep } from '../domain/time.js';
+import type { ProcessingError } from '../domain/errors.js';
 
 /** How often the RSS of a busy child is read: a read of /proc costs ~20 µs. */
 const RSS_POLL_MS = 50;
@@ -29,6 +31,24 @@ export type SlotRun<R = TaskResult> =
   | { kind: 'rss'; rssMb: number }
   | { kind: 'crashed'; outOfMemory: boolean; detail: string }
   | { kind: 'aborted' };
+
+/**
+ * What a run that gave no answer means, as a processing error (API.md §4) of `what` the child did
+ * (`extraction`, `rendering`): the same limits and codes for a document's extraction and a page's
+ * render.
+ */
+export function runFailure(run: Exclude<SlotRun<unknown>, { kind: 'done' } | { kind: 'aborted' }>, limits: SlotLimits, what: string): ProcessingError {
+  switch (run.kind) {
+    case 'timeout':
+      return { code: 'timeout', message: `${what} exceeded the ${limits.timeoutMs} ms time limit` };
+    case 'rss':
+      return { code: 'resource_limit', message: `${what} used ${Math.round(run.rssMb)} MB of memory; the limit is ${limits.maxRssMb} MB` };
+    case 'crashed':
+      return run.outOfMemory
+        ? { code: 'resource_limit', message: `${what} ran out of memory (heap limit ${limits.heapMb} MB; ${run.detail})` }
+        : { code: 'extraction_failed', message: `the ${what} process died (${run.detail})` };
+  }
+}
 
 /** Memory figures of a process in MB from /proc (Linux); null elsewhere or once it is gone. */
 export function processMemory(pid: number): { rssMb: number; peakRssMb: number } | null {
@@ -183,8 +203,8 @@ export class Slot {
     if (this.exited || !child) return this.kill();
     const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     this.kill();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([gone, new Promise((r) => (timer = setTimeout(r, waitMs)))]);
-    clearTimeout(timer);
+    const waited = new AbortController();
+    await Promise.race([gone, sleep(waitMs, waited.signal)]);
+    waited.abort();
   }
 }

@@ -8,7 +8,7 @@
  * child. Children start with the first render and stay for the next.
  */
 import { childEntry } from '../../worker/entry.js';
-import { Slot, type SlotLimits, type SlotRun } from '../../worker/slot.js';
+import { runFailure, Slot, type SlotLimits, type SlotRun } from '../../worker/slot.js';
 import type { RenderResult } from '../../worker/task.js';
 import type { RenderLimits, RenderedPage } from '../../extract/render.js';
 import { FairQueue } from '../fair-queue.js';
@@ -51,18 +51,9 @@ export interface RendererOptions {
 
 /** What a run that gave no answer means for the page. */
 function runError(run: Exclude<SlotRun<RenderResult>, { kind: 'done' }>, limits: SlotLimits): RenderError {
-  switch (run.kind) {
-    case 'timeout':
-      return new RenderError('timeout', `rendering the page took longer than ${limits.timeoutMs} ms`);
-    case 'rss':
-      return new RenderError('resource_limit', `rendering the page used ${Math.round(run.rssMb)} MB of memory; the limit is ${limits.maxRssMb} MB`);
-    case 'crashed':
-      return run.outOfMemory
-        ? new RenderError('resource_limit', `rendering the page ran out of memory (heap limit ${limits.heapMb} MB)`)
-        : new RenderError('extraction_failed', `the rendering process died (${run.detail})`);
-    case 'aborted':
-      return new RenderError('gone', 'the client went away');
-  }
+  if (run.kind === 'aborted') return new RenderError('gone', 'the client went away');
+  const { code, message } = runFailure(run, limits, 'rendering');
+  return new RenderError(code, message);
 }
 
 /** A small pool of rendering children and their per-account queues. */
