@@ -17,8 +17,8 @@ export default tseslint.config(
     files: ['web/**/*.js'],
     languageOptions: { globals: { window: 'readonly', document: 'readonly', location: 'readonly', sessionStorage: 'readonly', addEventListener: 'readonly', removeEventListener: 'readonly', XMLHttpRequest: 'readonly', FormData: 'readonly', URLSearchParams: 'readonly', requestAnimationFrame: 'readonly', CSS: 'readonly', ResizeObserver: 'readonly' } },
   },
-  // Layering (ARCHITECTURE.md): dependencies point inward, and nothing below the API imports it.
-  ...layer('src/extract/**/*.ts', 'The engine is pure (STYLE.md §6): bytes in, JSON out.', ['api', 'store', 'worker', 'blobs', 'webhooks', 'contract', 'client', 'cli', 'server']),
+  // Layering (docs/design.md): dependencies point inward, and nothing below the API imports it.
+  ...layer('src/extract/**/*.ts', 'The engine is pure: bytes in, JSON out.', ['api', 'store', 'worker', 'blobs', 'webhooks', 'contract', 'client', 'cli', 'server']),
   ...layer('src/domain/**/*.ts', 'The domain imports nothing.', ['*']),
   ...layer('src/blobs/**/*.ts', 'Blobs import nothing of the service.', ['api', 'store', 'worker', 'webhooks', 'contract', 'client', 'cli', 'extract', 'server', 'config']),
   ...layer('src/store/**/*.ts', 'The store imports the domain, the blobs and (types only) the config.', ['api', 'worker', 'webhooks', 'contract', 'client', 'cli', 'extract', 'server'], ['config']),

@@ -1,5 +1,5 @@
 /**
- * The one configuration object (STYLE.md §4): parsed and validated once from the environment,
+ * The one configuration object: parsed and validated once from the environment,
  * then flags, and passed down. No other module reads `process.env`.
  */
 import { isIP } from 'node:net';

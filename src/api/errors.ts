@@ -1,5 +1,5 @@
 /**
- * The one error handler (STYLE.md §5): every non-2xx answer — ours, Fastify's own 404s,
+ * The one error handler: every non-2xx answer — ours, Fastify's own 404s,
  * validation, body-size and content-type errors — leaves as the API.md §5 envelope with the
  * request id.
  */

@@ -9,6 +9,7 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { PROCESSING_ERROR_CODES, type ProcessingError } from '../domain/errors.js';
 import { PUBLIC_STATUSES } from '../domain/status.js';
+import { BATCH_NAME_RE } from '../domain/names.js';
 import { DOCUMENT_TYPES, FIELD_NAMES, FIELD_SOURCES, WARNING_CODES, type DocumentType, type FieldName, type FieldSource, type Warning } from '../extract/types.js';
 
 const nullable = <T>(type: 'string' | 'integer' | 'number', extra: Record<string, unknown> = {}) =>
@@ -217,7 +218,7 @@ export const ErrorSchema = Type.Object(
 );
 
 export const BatchNameParams = Type.Object({
-  batch_name: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' }),
+  batch_name: Type.String({ pattern: BATCH_NAME_RE.source }),
 });
 
 export const DocumentIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }) });

@@ -3,10 +3,6 @@ import { randomFillSync } from 'node:crypto';
 /** Batch names of API.md §2. */
 export const BATCH_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
-export function isValidBatchName(name: string): boolean {
-  return BATCH_NAME_RE.test(name);
-}
-
 /** Random bytes fetched 4 KiB at a time: a call into the CSPRNG per id cost 1.7 % of an upload's event loop. */
 const pool = Buffer.alloc(4096);
 let used = pool.length;

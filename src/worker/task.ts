@@ -1,6 +1,6 @@
 /**
  * The message loop of one extraction child process (forked by `slot.ts` through `child.js`):
- * bytes in, a result or a processing error out. Errors become values here (STYLE.md §5), so only
+ * bytes in, a result or a processing error out. Errors become values here, so only
  * a dying process (time limit, memory limit, crash) leaves a task without an answer.
  */
 import { Worker } from 'node:worker_threads';
