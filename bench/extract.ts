@@ -24,6 +24,7 @@ import { ICDAR_DIR } from '../test/paths.js';
 import { detectTables, openCheckedPdf, readLayouts, readWhatCarries, rereadLost, resultFromLayouts } from '../src/extract/index.js';
 import { tallyPasses } from '../src/extract/passes.js';
 import { DEFAULT_EXTRACT_OPTIONS, type PageLayout } from '../src/extract/types.js';
+import { figure } from './figures.js';
 
 const exec = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..');
@@ -197,6 +198,8 @@ export async function run(args: string[]): Promise<void> {
     if (oursScore && tabulaScore) {
       const ratio = median(theirs) / median(ours);
       const cpuRatio = oursCpu.length && theirsCpu.length ? ` (by CPU time ${(median(theirsCpu) / median(oursCpu)).toFixed(2)}×)` : '';
+      if (oursCpu.length && theirsCpu.length) figure({ what: `extract, digital PDFs: CPU time × tabula-java's (${core})`, value: median(theirsCpu) / median(oursCpu), unit: '×', target: TARGET_RATIO, kind: 'min' });
+      else figure({ what: `extract, digital PDFs: wall time × tabula-java's (${core})`, value: ratio, unit: '×', target: TARGET_RATIO, kind: 'min' });
       console.log(`ratio tabula-java / ours: ${ratio.toFixed(2)}× by wall time${cpuRatio} (target ≥ ${TARGET_RATIO}×: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'}); F1 ours − tabula ${(oursScore.f1 - tabulaScore.f1).toFixed(4)}; load ${load()}`);
     } else if (reps > 0) {
       console.log(tabulaReps > 0 ? `tabula-java not found at ${TABULA}: no peer figures` : 'tabula-java not run (--tabula-reps=0): no peer figures');

@@ -16,6 +16,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
+import { figure } from './figures.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin/tablemill');
@@ -211,7 +212,11 @@ export async function run(args: string[]): Promise<void> {
       );
     }
     for (const peer of peers) {
-      for (const t of targets.slice(0, -peers.length)) console.log(`${t.name} / ${peer.name}: ${(median(rates[t.name]) / median(rates[peer.name])).toFixed(2)}× the uploads per second`);
+      for (const t of targets.slice(0, -peers.length)) {
+        const ratio = median(rates[t.name]) / median(rates[peer.name]);
+        console.log(`${t.name} / ${peer.name}: ${ratio.toFixed(2)}× the uploads per second`);
+        if (t === targets[0] && peer === peers[0]) figure({ what: `ingest, 100 KB uploads: uploads/s × ${peer.name}`, value: ratio, unit: '×', target: 0.85, kind: 'min' });
+      }
     }
     console.log(`load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 
