@@ -30,17 +30,24 @@ export function bumpBatch(db: Db, id: string, d: BatchDelta): BatchRow {
   return toBatch(prepared(db, sql).get(deltaParams(id, d)) as Raw);
 }
 
-/**
- * Applies a counter delta (of counts that only grow) to the live batch of that name, creating it
- * with `b` first when there is none; returns the row after it. One statement where a lookup, an
- * insert and an update were three: the partial unique index on live names finds the row.
- */
-export function upsertLiveBatch(db: Db, b: { id: string; account_id: string; name: string; created_at: number }, d: BatchDelta): BatchRow {
-  const sql = `INSERT INTO batches (id, account_id, name, created_at, queued, processing, succeeded, failed, canceled, document_count, awaiting_process, min_started_at, max_completed_at)
+const UPSERT_LIVE = `INSERT INTO batches (id, account_id, name, created_at, queued, processing, succeeded, failed, canceled, document_count, awaiting_process, min_started_at, max_completed_at)
      VALUES (@id, @account_id, @name, @created_at, @dq, @dp, @ds, @df, @dc, @dn, @da, @started, @completed)
      ON CONFLICT (account_id, name) WHERE deleted_at IS NULL DO UPDATE SET ${BUMP}
      RETURNING ${BATCH_COLUMNS}`;
-  return toBatch(prepared(db, sql).get({ ...deltaParams(b.id, d), account_id: b.account_id, name: b.name, created_at: b.created_at }) as Raw);
+
+/**
+ * Applies a counter delta (of counts that only grow) to the live batch of that name, creating it
+ * with `b` first when there is none; returns the row after it. One statement where a lookup, an
+ * insert and an update were three: the partial unique index on live names finds the row. Its SQL
+ * is one string made once: the statement cache's lookup hashes the string it is given, and a
+ * string built on each call is hashed (and flattened) on each call.
+ */
+export function upsertLiveBatch(db: Db, b: { id: string; account_id: string; name: string; created_at: number }, d: BatchDelta): BatchRow {
+  const params = deltaParams(b.id, d) as ReturnType<typeof deltaParams> & { account_id: string; name: string; created_at: number };
+  params.account_id = b.account_id;
+  params.name = b.name;
+  params.created_at = b.created_at;
+  return toBatch(prepared(db, UPSERT_LIVE).get(params) as Raw);
 }
 
 /** A process call submitted `submitted` uploaded documents: a new run, and they no longer await it. */

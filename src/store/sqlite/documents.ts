@@ -6,13 +6,12 @@ import { prepared, type Db } from './db.js';
 type Raw = Record<string, unknown>;
 const FROM = 'FROM documents d JOIN batches b ON b.id = d.batch_id';
 
-/** Inserts an `uploaded` document and returns it as read back. */
+const INSERT_UPLOADED = `INSERT INTO documents (id, account_id, batch_id, filename, content_type, size_bytes, sha256, blob_key, state, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'uploaded', ?)`;
+
+/** Inserts an `uploaded` document. Positional parameters: no object built per row, none looked up by name. */
 export function insertUploaded(db: Db, accountId: string, batchId: string, doc: NewDocument, now: number): void {
-  prepared(
-    db,
-    `INSERT INTO documents (id, account_id, batch_id, filename, content_type, size_bytes, sha256, blob_key, state, created_at)
-     VALUES (@id, @account_id, @batch_id, @filename, @content_type, @size_bytes, @sha256, @blob_key, 'uploaded', @now)`,
-  ).run({ ...doc, account_id: accountId, batch_id: batchId, now });
+  prepared(db, INSERT_UPLOADED).run(doc.id, accountId, batchId, doc.filename, doc.content_type, doc.size_bytes, doc.sha256, doc.blob_key, now);
 }
 
 export function selectDocument(db: Db, accountId: string, id: string): DocumentRow | null {
