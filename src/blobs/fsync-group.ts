@@ -30,6 +30,18 @@ export class FsyncGroup {
     return this.queued;
   }
 
+  /**
+   * Opens the descriptor ahead of the first `sync()`, which then waits for one round trip to
+   * the thread pool fewer; a failure is left for that `sync()`, which opens the path itself.
+   */
+  async open(): Promise<void> {
+    this.handle ??= open(this.path, 'r');
+    const h = this.handle;
+    await h.catch(() => {
+      if (this.handle === h) this.handle = null;
+    });
+  }
+
   /** Closes the descriptor (the next `sync()` opens it again). */
   async close(): Promise<void> {
     const h = this.handle;

@@ -53,14 +53,17 @@ export class PutTally {
 
   /** The chunks of `source` as Buffers, tallied; throws `BlobTooLargeError` past the limit. */
   async *read(source: AsyncIterable<unknown>): AsyncGenerator<Buffer> {
-    for await (const raw of source) {
-      const chunk = toBuffer(raw);
-      this.size += chunk.length;
-      if (this.maxBytes !== undefined && this.size > this.maxBytes) throw new BlobTooLargeError(this.maxBytes);
-      this.hash.update(chunk);
-      this.head.add(chunk);
-      yield chunk;
-    }
+    for await (const raw of source) yield this.add(raw);
+  }
+
+  /** One chunk of the source as a Buffer, tallied; throws `BlobTooLargeError` past the limit. */
+  add(raw: unknown): Buffer {
+    const chunk = toBuffer(raw);
+    this.size += chunk.length;
+    if (this.maxBytes !== undefined && this.size > this.maxBytes) throw new BlobTooLargeError(this.maxBytes);
+    this.hash.update(chunk);
+    this.head.add(chunk);
+    return chunk;
   }
 
   /** The put's result once `read` has finished. */

@@ -80,7 +80,7 @@ export class LocalBlobStore implements BlobStore {
     let renamed = false;
     try {
       let last: Promise<unknown> | null = null;
-      const written = await writeGathered(opened, tally.read(source), (write) => (last = write));
+      const written = await writeGathered(opened, source, tally, (write) => (last = write));
       const fd = await opened;
       const sync = !O_DSYNC || written === 0 ? () => fsyncFd(fd) : () => undefined;
       const named = rename(tmp, path).then(() => {
@@ -173,9 +173,12 @@ export class LocalBlobStore implements BlobStore {
     if (!folder) {
       const path = join(this.dir, shard);
       // Every put into the shard waits for the same mkdir and parent fsync, not only the first.
+      // The folder's descriptor for its fsyncs is opened here too, so that `createFolders` at
+      // start opens all 256 and no put's fsync waits for an open.
       folder = mkdir(path, { recursive: true }).then(async (created) => {
-        if (created !== undefined) await this.root.sync();
-        return new FsyncGroup(path);
+        const group = new FsyncGroup(path);
+        await Promise.all([created !== undefined ? this.root.sync() : null, group.open()]);
+        return group;
       });
       folder.catch(() => {
         if (this.folders.get(shard) === folder) this.folders.delete(shard);
@@ -187,14 +190,17 @@ export class LocalBlobStore implements BlobStore {
 }
 
 /**
- * Writes the chunks of `source` to the file once open, in writes of up to `WRITE_BYTES`; returns
- * the bytes it wrote or started. The last write is started, not awaited: it goes to `last`.
+ * Writes the chunks of `source` to the file once open, in writes of up to `WRITE_BYTES`, each
+ * tallied by `tally` as this loop reads it (a generator of its own between the two would cost
+ * each chunk another promise); returns the bytes it wrote or started. The last write is started,
+ * not awaited: it goes to `last`.
  */
-async function writeGathered(file: Promise<number>, source: AsyncIterable<Buffer>, last: (write: Promise<void>) => void): Promise<number> {
+async function writeGathered(file: Promise<number>, source: AsyncIterable<unknown>, tally: PutTally, last: (write: Promise<void>) => void): Promise<number> {
   let pending: Buffer[] = [];
   let size = 0;
   let total = 0;
-  for await (const chunk of source) {
+  for await (const raw of source) {
+    const chunk = tally.add(raw);
     pending.push(chunk);
     size += chunk.length;
     if (size >= WRITE_BYTES) {

@@ -42,3 +42,21 @@ it('syncs a folder, keeping one descriptor open between syncs', async () => {
   await w.close();
   expect(fds()).toBe(open - 1);
 });
+
+it('open() makes the descriptor ahead of the first sync, and a failed open is left for sync to retry', async () => {
+  const w = new FsyncGroup(dir);
+  const fds = () => readdirSync('/proc/self/fd').length;
+  const before = fds();
+  await w.open();
+  expect(fds()).toBe(before + 1);
+  await w.sync();
+  expect(fds()).toBe(before + 1);
+  await w.close();
+
+  const later = join(dir, 'later.db-wal');
+  const m = new FsyncGroup(later);
+  await m.open(); // ENOENT, not thrown
+  writeFileSync(later, 'frames');
+  await m.sync();
+  await m.close();
+});
