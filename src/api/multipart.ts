@@ -52,10 +52,12 @@ export function boundaryOf(contentType: string | undefined): string {
 }
 
 /**
- * A request's chunks pulled one at a time: the request is paused while a pulled chunk waits, so
- * a slow consumer holds back the sender, and it is never destroyed (its socket stays open for
- * the answer). An error emitted on the request (the idle watch) fails the next pull.
- * `release()` lets go of the request, leaving it paused.
+ * A request's chunks pulled one at a time: the request is paused while a chunk waits for its
+ * pull, so a slow consumer holds back the sender, and it is never destroyed (its socket stays
+ * open for the answer). A chunk that finds a pull waiting goes to it without pausing the
+ * request: a pause costs its resume a turn of the stream machinery (`nextTick`, a read, a flow)
+ * for each chunk of a body the consumer keeps up with. An error emitted on the request (the idle
+ * watch) fails the next pull. `release()` lets go of the request, leaving it paused.
  */
 export function pullChunks(raw: Readable): { pull(): Promise<Buffer | null>; release(): void } {
   const queue: Buffer[] = [];
@@ -69,8 +71,8 @@ export function pullChunks(raw: Readable): { pull(): Promise<Buffer | null>; rel
   };
   const onData = (chunk: Buffer) => {
     queue.push(chunk);
-    raw.pause();
-    wake();
+    if (waiter) wake();
+    else raw.pause();
   };
   const onEnd = () => {
     ended = true;
@@ -91,7 +93,7 @@ export function pullChunks(raw: Readable): { pull(): Promise<Buffer | null>; rel
         if (failure) throw failure;
         const chunk = queue.shift();
         if (chunk) {
-          if (queue.length === 0) raw.resume();
+          if (queue.length === 0 && raw.isPaused()) raw.resume();
           return chunk;
         }
         if (ended) return null;
@@ -100,6 +102,7 @@ export function pullChunks(raw: Readable): { pull(): Promise<Buffer | null>; rel
     },
     release() {
       raw.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      raw.pause();
     },
   };
 }

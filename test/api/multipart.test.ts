@@ -7,7 +7,8 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.js';
-import { MultipartError, MultipartReader, boundaryOf, isFormData, parseParams } from '../../src/api/multipart.js';
+import { PassThrough } from 'node:stream';
+import { MultipartError, MultipartReader, boundaryOf, isFormData, parseParams, pullChunks } from '../../src/api/multipart.js';
 import { openApi, type ApiHarness } from './harness.js';
 
 interface Read {
@@ -212,4 +213,25 @@ describe('a 25 MB upload over HTTP', () => {
     expect(n).toBe(size);
     expect(got.digest('hex')).toBe(digest);
   }, 60_000);
+});
+
+describe('pullChunks', () => {
+  it('hands a chunk to a waiting pull without pausing; a chunk nobody waits for pauses the request until pulled', async () => {
+    const raw = new PassThrough();
+    const body = pullChunks(raw);
+    const waiting = body.pull();
+    raw.write(Buffer.from('a'));
+    expect((await waiting)?.toString()).toBe('a');
+    expect(raw.isPaused()).toBe(false);
+    // No pull waits: the request holds still while the chunk is queued.
+    raw.write(Buffer.from('b'));
+    await new Promise((r) => setImmediate(r));
+    expect(raw.isPaused()).toBe(true);
+    expect((await body.pull())?.toString()).toBe('b');
+    expect(raw.isPaused()).toBe(false);
+    raw.end();
+    expect(await body.pull()).toBeNull();
+    body.release();
+    expect(raw.isPaused()).toBe(true);
+  });
 });
