@@ -12,48 +12,10 @@ import { beforeLabel, field } from './labelled.js';
 import { blocks, inkOf, joinWords, type TextLine } from '../locale/lines.js';
 import { hasTitle } from './classify.js';
 import { findDate } from '../locale/dates.js';
+import { CONTACT, NOT_NAME, POSTCODE, REGION, cleanLine, isAddressLine } from './address-lines.js';
 import type { Vendor } from './vendor.js';
 
-/** Street and building words in the documents' languages (Malay for the receipts of Malaysia). */
-const STREET = new RegExp(
-  '(?<![\\p{L}])(' +
-    [
-      'street|st\\.|road|rd\\.?|avenue|ave\\.?|lane|drive|boulevard|blvd|way|highway|square|building|bldg|suite|unit|floor|flr|level|lvl|block|blk|plaza|mall|centre|center|tower|p\\.?o\\.? box',
-      'jalan|jln|lorong|lrg|persiaran|lebuh|lebuhraya|taman|tmn|kawasan|kampung|kg|bandar|seksyen|wisma|bangunan|tingkat|batu|mukim|perindustrian|desa|pusat',
-      'straße|strasse|str\\.|weg|platz|allee|gasse|ring|damm|postfach',
-      'rue|avenue|boulevard|bd|chemin|place|allée|impasse|quai|cedex|bp',
-      'calle|c\\/|avenida|avda\\.?|plaza|paseo|carretera|ctra\\.?',
-      'straat|laan|plein|gracht|kade|singel',
-      'via|viale|piazza|corso|vicolo|largo',
-      'rua|travessa|praça|estrada|largo',
-    ].join('|') +
-    ')(?![\\p{L}])',
-  'iu',
-);
-/** `Jln` with its `l` read as `i` (`Jin Puteri 1/6`): a street word, then its name and number. */
-const JLN_MISREAD = /^jin\.?\s+\p{L}+\s+\d/iu;
-/** A street named in one word (`Industriestr. 12`, `Havenstraat 4`). */
-const STREET_SUFFIX = /\p{L}(?:straße|strasse|str\.|weg|gasse|platz|allee|damm|straat|laan|gracht|plein|kade)(?![\p{L}])/iu;
-/** A house or lot number opening a line (`No. 53,`, `NO 2A`, `Lot 485`, `12,`, `16A,`, `12 Market St`), a postcode with its town (`47400 Petaling Jaya`, `3511 AB Utrecht`, `LS1 4AB`, `OR 97204`). */
-const NUMBERED = /^(?:(?:no|lot|unit|ptd)\b[.:]?\s*[\dA-Z]|\d+[A-Z]?\s*[,&-]|\d{1,5}[A-Z]?\s+\p{L}{2,})/iu;
-const POSTCODE = /(?<![\d.])(?:\d{5}|\d{4}\s?[A-Z]{2}|\d{4}|\d{3}-\d{4}|\d{4}-\d{3})(?![\d.])[ ,]*\p{L}{3,}|\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b|\b[A-Z]{2}\s\d{5}(?:-\d{4})?$/u;
-/** Malaysian states and territories, and countries, that close an address. */
-const REGION = /(?<![\p{L}])(selangor|johor|kuala lumpur|kl|kedah|kelantan|melaka|malacca|negeri sembilan|pahang|penang|pulau pinang|perak|perlis|sabah|sarawak|terengganu|putrajaya|labuan|darul ehsan|darul takzim|d\.?e\.?|w\.?p\.?|malaysia|singapore|deutschland|germany|france|españa|spain|italia|italy|nederland|portugal|österreich|schweiz|suisse|belgique|united kingdom|uk|ireland|usa)(?![\p{L}])/iu;
-/** Lines that are not a name: contacts, ids, labels and greetings. */
-export const NOT_NAME = /^(tel|phone|telephone|fax|h\/p|mobile|gst|sst|vat|tax|e-?mail|www|http|reg|company no|comp\.? no|company reg|co\.? ?no|co\.? ?reg|receipt|invoice|date|time|cashier|thank|welcome|bill to|ship to|valued customer|member|shopping hours|opening hours|table|order|counter|pos)\b|@|\.com\b/i;
-/** A phone or web line, whatever its label. */
-const CONTACT = /(?:\+?\d[\d ]{1,4}[- ]\d{3,4}[- ]?\d{3,4}\s*$)|@|www\.|https?:/i;
-
-/** A company registration number alone on its line (`1118258-K`, `822737-X`, `(001451463-W)`): an id, not a house number. */
-const REG_NO_ALONE = /^\(?\d{5,}-?\s?[A-Z]\)?$/;
-
-/** Whether `text` reads as an address line: a street word, a house or lot number, a postcode and town. */
-export function isAddressLine(text: string): boolean {
-  text = clean(text);
-  if (REG_NO_ALONE.test(text)) return false;
-  return STREET.test(text) || JLN_MISREAD.test(text) || STREET_SUFFIX.test(text) || NUMBERED.test(text) || POSTCODE.test(text);
-}
-
+/** Whether `text` holds a date or a time of day. */
 function isDated(text: string): boolean {
   return !!findDate(text, 'dmy') || /(?<!\d)([01]?\d|2[0-3]):[0-5]\d(?!\d)/.test(text);
 }
@@ -67,23 +29,10 @@ function postcodeBelow(lines: TextLine[], i: number, height: number): boolean {
   for (let j = i + 1; j <= i + 2 && j < lines.length; j++) {
     const next = lines[j]!;
     if (next.page !== l.page || next.bbox[1] - l.bbox[3] > 2.2 * height * (j - i)) return false;
-    const text = clean(joinWords(next.words));
+    const text = cleanLine(joinWords(next.words));
     if (POSTCODE.test(text) && !isDated(text) && !NOT_NAME.test(text) && !CONTACT.test(text)) return true;
   }
   return false;
-}
-
-/** A line as its ink meant it: a bullet or dash OCR put before it dropped, braces and brackets read for parentheses. */
-function clean(text: string): string {
-  return text
-    .replace(/^[^\p{L}\d({[]+/u, '')
-    .replace(/[{[]/g, '(')
-    .replace(/[}\]]/g, ')');
-}
-
-/** Whether `text` names only a town's region, state or country (`SELANGOR D.E.`, `Malaysia`). */
-export function isRegionOnly(text: string): boolean {
-  return REGION.test(text) && !text.replace(new RegExp(REGION.source, 'giu'), '').replace(/[^\p{L}]/gu, '');
 }
 
 /** A line between the name and its address that is neither: a registration number, a former name, a licence, a date. */
@@ -115,7 +64,7 @@ export function vendorAddress(lines: TextLine[], vendor: Vendor): Field | null {
     const words = block ? beforeLabel(l, block) : [];
     if (!words.length || words[0] !== block![0]) break;
     while (words.length > 1 && !/[\p{L}\d]/u.test(words[0]!.text)) words.shift();
-    const text = clean(joinWords(words));
+    const text = cleanLine(joinWords(words));
     const dated = isDated(text);
     const idLine = BETWEEN.test(text) || ID_LINE.test(text);
     // A line with a number right above a postcode line is the street's, though OCR lost its street word.

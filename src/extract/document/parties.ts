@@ -5,7 +5,7 @@
 import type { Field, Word } from '../types.js';
 import { candidates, field, labelledConfidence, type Candidate } from './labelled.js';
 import { joinWords, type TextLine } from '../locale/lines.js';
-import { isAddressLine } from './address.js';
+import { isAddressLine } from './address-lines.js';
 import { summaryKind } from '../lineitems/vocabulary.js';
 
 /** The customer's name: the labelled value up to its first comma (the address follows), or the name before `御中` / `様`. */

@@ -13,7 +13,7 @@ import { beforeLabel, field, labelMatches } from './labelled.js';
 import { blocks, inkOf, joinWords, type TextLine } from '../locale/lines.js';
 import { editDistance } from '../edit-distance.js';
 import { isTitleOnly, hasTitle } from './classify.js';
-import { isAddressLine, isRegionOnly, NOT_NAME } from './address.js';
+import { isAddressLine, isRegionOnly, NOT_NAME } from './address-lines.js';
 
 /** The vendor found: its field, the words and line of the block it was read from, and what follows its name on that line. */
 export interface Vendor {

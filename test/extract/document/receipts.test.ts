@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { understandDocument } from '../../../src/extract/document/index.js';
 import { repairLegalForm } from '../../../src/extract/document/vendor.js';
-import { isAddressLine } from '../../../src/extract/document/address.js';
+import { isAddressLine } from '../../../src/extract/document/address-lines.js';
 import type { PageLayout, Table, Word } from '../../../src/extract/types.js';
 
 /** A centred till receipt: each line's words centred on x = 300, 10 pt type (`sizes` overrides per line), OCR confidence 0.9. */
