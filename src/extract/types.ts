@@ -4,7 +4,6 @@
  * algorithm turns them into `Table`s.
  */
 import type { ProcessingErrorCode } from '../domain/errors.js';
-import type { VendorMemory } from './memory/memory.js';
 
 /** [x0, y0, x1, y1], x0 ≤ x1, y0 ≤ y1, origin top-left. */
 export type BBox = [number, number, number, number];
@@ -215,6 +214,60 @@ export interface StoredPage {
   words: [string, number, number, number, number][];
 }
 
+/** Order of day, month and year in an all-numeric date. */
+export type DateOrder = 'dmy' | 'mdy' | 'ymd';
+
+/** What kind of value a field holds: how its text is read and compared. */
+export type ValueKind = 'number' | 'date' | 'text';
+
+/** How a vendor's memory reads one field: where its value stood, or the value itself. */
+export interface FieldRule {
+  kind: ValueKind;
+  /** How dates are printed (day first or month first): learned from the corrected value. */
+  order?: DateOrder;
+  /** For the vendor's own name, address, tax id, IBAN, currency and payment terms: the value itself, the same on every document. */
+  constant?: string | number;
+  /** For a date, the year of the one corrected: a year OCR misread on a later document is read near it. */
+  year?: number;
+  /** Where it was printed: at most `MAX_ANCHORS` (memory/memory.ts), newest first. */
+  anchors: Anchor[];
+  /** The constant's place when it was learned (page 1 or last), for its box when it cannot be found again. */
+  bbox?: BBox;
+}
+
+/**
+ * A vendor's memory (learned in src/extract/memory/ from a person's corrections): how to recognise
+ * the vendor, and for each field corrected, where its value stood or, for what identifies the
+ * vendor itself, the value. Stored per account, and handed to the engine in `ExtractOptions`.
+ */
+export interface VendorMemory {
+  id: string;
+  name: string;
+  /** The name came from a correction (else it is the engine's reading). */
+  nameTaught?: boolean;
+  /** Identifiers printed on the vendor's documents (tax id, IBAN), letters and digits only. */
+  ids: string[];
+  /** Registration numbers printed in the head (company number, GST or VAT id), their digits only. */
+  regs?: string[];
+  /** Words of the head of the first page: the layout's fingerprint. */
+  tokens: string[];
+  /** By field key (`total`, `custom.po_number`). */
+  fields: Record<string, FieldRule>;
+}
+
+/** Where a value stood: the context a memory keeps of it (texts normalised, position 0–1 on the page). */
+export interface Anchor {
+  /** Which page: the first or the last (the foot of a multi-page document). */
+  at: 'first' | 'last';
+  left: string;
+  above: string;
+  right: string;
+  x: number;
+  y: number;
+  /** How many words the value had. */
+  n: number;
+}
+
 export interface ExtractOptions {
   /** Refuse documents with more pages (too_many_pages), checked before parsing pages. */
   maxPages: number;
@@ -246,7 +299,7 @@ export interface ExtractOptions {
   deadlineAt?: number;
   /** Fields to find by their labels besides the built-in ones (`custom_fields` of the run). */
   customFields?: CustomFieldSpec[];
-  /** The account's vendor memories (`VendorMemory` of src/extract/memory/); the engine picks the one that matches. */
+  /** The account's vendor memories; the engine picks the one that matches. */
   vendorMemory?: VendorMemory[];
   /**
    * `use` (default): read what the document carries (e-invoice XML, payment codes, form fields)

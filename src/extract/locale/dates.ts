@@ -5,8 +5,9 @@
  * `30-Nov-26`, `14/May/2017`, `10Mar2018`, `2026年11月30日`, month names in en, de, fr, es, nl, it and pt.
  */
 
-/** Order of day, month and year in an all-numeric date. */
-export type DateOrder = 'dmy' | 'mdy' | 'ymd';
+import type { DateOrder } from '../types.js';
+
+export type { DateOrder };
 
 const MONTHS: [number, string[]][] = [
   [1, ['january', 'jan', 'januar', 'jänner', 'janvier', 'janv', 'enero', 'ene', 'januari', 'gennaio', 'gen', 'janeiro']],

@@ -3,23 +3,23 @@
  * recognising the vendor of a document among an account's memories (`identify`), reading fields
  * the way a memory says (`readWithMemory`), and the engine's step that does all of it (`teach`).
  */
-import type { DateOrder } from '../locale/dates.js';
-import type { CustomFieldSpec, ExtractResult, Field, PageLayout, StoredPage } from '../types.js';
+import type { CustomFieldSpec, DateOrder, ExtractResult, Field, PageLayout, StoredPage, ValueKind, VendorMemory } from '../types.js';
 import { readCustomFields } from './custom.js';
 import { carryCurrency } from '../document/currency.js';
 import { identify, readWithMemory } from './read.js';
 import { locateValue as locate } from './spans.js';
-import { learn, type Taught, type VendorMemory } from './memory.js';
-import { keepWords, kindOf, norm, similarity, type Kind } from './words.js';
+import { learn, type Taught } from './memory.js';
+import { keepWords, kindOf, norm, similarity } from './words.js';
 
-export { learn, type VendorMemory, type Taught, type FieldRule } from './memory.js';
+export { learn, type Taught } from './memory.js';
+export type { FieldRule, VendorMemory } from '../types.js';
 export { identify, readWithMemory, lostDateLines, dateOfLine, type LostLine } from './read.js';
 export { keepWords, kindOf, NUMBER_FIELDS, DATE_FIELDS } from './words.js';
 export { readCustomFields } from './custom.js';
 
 /** Where `value` of field `key` is printed on stored pages. */
 export function locateValue(pages: Parameters<typeof locate>[0], key: string, value: string | number, customType?: string): ReturnType<typeof locate> {
-  const kind: Kind = kindOf(key, customType);
+  const kind: ValueKind = kindOf(key, customType);
   return locate(pages, value, kind);
 }
 

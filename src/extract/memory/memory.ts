@@ -3,39 +3,9 @@
  * its value stood (its anchors) or, for what identifies the vendor itself, the value. Learned from
  * one correction; a later correction of the same vendor adds anchors. Bounded: a few KB.
  */
-import type { DateOrder } from '../locale/dates.js';
-import type { BBox, Field, StoredPage } from '../types.js';
-import { occurrences, type Anchor, type Occurrence } from './spans.js';
-import { kindOf, norm, pageLines, type Kind } from './words.js';
-
-export interface FieldRule {
-  kind: Kind;
-  /** How dates are printed (day first or month first): learned from the corrected value. */
-  order?: DateOrder;
-  /** For the vendor's own name, address, tax id, IBAN, currency and payment terms: the value itself, the same on every document. */
-  constant?: string | number;
-  /** For a date, the year of the one corrected: a year OCR misread on a later document is read near it. */
-  year?: number;
-  /** Where it was printed: at most `MAX_ANCHORS`, newest first. */
-  anchors: Anchor[];
-  /** The constant's place when it was learned (page 1 or last), for its box when it cannot be found again. */
-  bbox?: BBox;
-}
-
-export interface VendorMemory {
-  id: string;
-  name: string;
-  /** The name came from a correction (else it is the engine's reading). */
-  nameTaught?: boolean;
-  /** Identifiers printed on the vendor's documents (tax id, IBAN), letters and digits only. */
-  ids: string[];
-  /** Registration numbers printed in the head (company number, GST or VAT id), their digits only. */
-  regs?: string[];
-  /** Words of the head of the first page: the layout's fingerprint. */
-  tokens: string[];
-  /** By field key (`total`, `custom.po_number`). */
-  fields: Record<string, FieldRule>;
-}
+import type { Field, StoredPage, VendorMemory } from '../types.js';
+import { occurrences, type Occurrence } from './spans.js';
+import { kindOf, norm, pageLines } from './words.js';
 
 const MAX_ANCHORS = 3;
 const MAX_TOKENS = 60;

@@ -3,10 +3,9 @@
  * says: each learned field from the span whose surroundings best match where the value stood
  * before, or the vendor's constant value. What no memory rule reads, the engine's reading keeps.
  */
-import type { BBox, Field, StoredPage } from '../types.js';
-import { anchorOf, anchorScore, spans, valueOf, occurrences, type Anchor } from './spans.js';
-import { headCodes, headTokens, idKey, TENDER, TOTAL_WORD, type FieldRule, type VendorMemory } from './memory.js';
-import type { DateOrder } from '../locale/dates.js';
+import type { Anchor, BBox, DateOrder, Field, FieldRule, StoredPage, VendorMemory } from '../types.js';
+import { anchorOf, anchorScore, spans, valueOf, occurrences } from './spans.js';
+import { headCodes, headTokens, idKey, TENDER, TOTAL_WORD } from './memory.js';
 import { amountsIn, normalizeText } from '../locale/numbers.js';
 import { boxOf, containment, jaccard, joinSplitAmounts, norm, pageLines, similarity, trigrams, type MLine } from './words.js';
 

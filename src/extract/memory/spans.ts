@@ -3,9 +3,8 @@
  * it on its line (its label, usually), the line above, the words right of it, and its place on
  * the page. A vendor memory stores that context; reading matches it again.
  */
-import type { DateOrder } from '../locale/dates.js';
-import type { BBox, StoredPage } from '../types.js';
-import { boxOf, joinSplitAmounts, norm, pageLines, readDate, readNumber, similarity, type Kind, type MLine, type MWord } from './words.js';
+import type { Anchor, BBox, DateOrder, StoredPage, ValueKind } from '../types.js';
+import { boxOf, joinSplitAmounts, norm, pageLines, readDate, readNumber, similarity, type MLine, type MWord } from './words.js';
 
 export interface Span {
   page: number;
@@ -15,19 +14,6 @@ export interface Span {
   words: MWord[];
   text: string;
   bbox: BBox;
-}
-
-/** Where a value stood: the context a memory keeps of it (texts normalised, position 0–1 on the page). */
-export interface Anchor {
-  /** Which page: the first or the last (the foot of a multi-page document). */
-  at: 'first' | 'last';
-  left: string;
-  above: string;
-  right: string;
-  x: number;
-  y: number;
-  /** How many words the value had. */
-  n: number;
 }
 
 const MAX_SPAN = 4;
@@ -71,7 +57,7 @@ export function anchorScore(a: Anchor, c: Anchor): number {
 }
 
 /** The span's value when it reads as the kind (the date in `order`), else null. */
-export function valueOf(kind: Kind, text: string, order: DateOrder): string | number | null {
+export function valueOf(kind: ValueKind, text: string, order: DateOrder): string | number | null {
   if (kind === 'number') return readNumber(text);
   if (kind === 'date') return readDate(text, order);
   return norm(text) ? text.trim() : null;
@@ -81,7 +67,7 @@ export function valueOf(kind: Kind, text: string, order: DateOrder): string | nu
  * Whether a span's text is the value (numbers to the cent, dates in either order, text by
  * similarity); `normValue` is a text value normalised, when the caller has it.
  */
-export function matches(kind: Kind, text: string, value: string | number, normValue?: string): { order?: DateOrder; score: number } | null {
+export function matches(kind: ValueKind, text: string, value: string | number, normValue?: string): { order?: DateOrder; score: number } | null {
   if (kind === 'number') {
     const n = readNumber(text);
     return n !== null && Math.abs(n - Number(value)) < 0.005 ? { score: 1 } : null;
@@ -107,7 +93,7 @@ export interface Occurrence {
 }
 
 /** Where `value` is printed on the pages, best first: a text value's closest span, a number's or date's labelled ones first. */
-export function occurrences(pages: StoredPage[], kind: Kind, value: string | number): Occurrence[] {
+export function occurrences(pages: StoredPage[], kind: ValueKind, value: string | number): Occurrence[] {
   const out: Occurrence[] = [];
   const normValue = kind === 'text' ? norm(String(value)) : undefined;
   const n = normValue !== undefined ? Math.min(12, normValue.split(' ').length + 2) : 3;
@@ -150,7 +136,7 @@ function nearLength(length: number): (line: MLine, start: number, end: number) =
 }
 
 /** Where a value stands on the pages (for a corrected field's page and box), or null. */
-export function locateValue(pages: StoredPage[], value: string | number, kind: Kind): { page: number; bbox: BBox; text: string } | null {
+export function locateValue(pages: StoredPage[], value: string | number, kind: ValueKind): { page: number; bbox: BBox; text: string } | null {
   const best = occurrences(pages, kind, value)[0];
   return best ? { page: best.span.page, bbox: best.span.bbox, text: best.span.text } : null;
 }

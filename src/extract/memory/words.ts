@@ -3,9 +3,9 @@
  * grouped into lines here, apart from the field readers' own line code, so what a memory learned
  * from stored words reads the same on a new document's pages.
  */
-import { findDate, type DateOrder } from '../locale/dates.js';
+import { findDate } from '../locale/dates.js';
 import { parseNumber } from '../locale/numbers.js';
-import type { BBox, PageLayout, StoredPage } from '../types.js';
+import type { BBox, DateOrder, PageLayout, StoredPage, ValueKind } from '../types.js';
 import { editDistance } from '../edit-distance.js';
 
 export interface MWord {
@@ -93,14 +93,11 @@ export function joinSplitAmounts(lines: MLine[]): MLine[] {
 
 export const boxOf = (words: MWord[]): BBox => [Math.min(...words.map((w) => w.x0)), Math.min(...words.map((w) => w.y0)), Math.max(...words.map((w) => w.x1)), Math.max(...words.map((w) => w.y1))];
 
-/** What kind of value a field holds: how its text is read and compared. */
-export type Kind = 'number' | 'date' | 'text';
-
 export const NUMBER_FIELDS: ReadonlySet<string> = new Set(['total', 'subtotal', 'tax', 'amount_due', 'opening_balance', 'closing_balance']);
 export const DATE_FIELDS: ReadonlySet<string> = new Set(['issue_date', 'due_date', 'period_start', 'period_end']);
 
 /** The kind of a field key (`total`, `custom.po_number`), custom ones by their declared type. */
-export function kindOf(key: string, customType?: string): Kind {
+export function kindOf(key: string, customType?: string): ValueKind {
   if (customType) return customType === 'number' || customType === 'amount' ? 'number' : customType === 'date' ? 'date' : 'text';
   return NUMBER_FIELDS.has(key) ? 'number' : DATE_FIELDS.has(key) ? 'date' : 'text';
 }
