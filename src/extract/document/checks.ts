@@ -5,8 +5,8 @@
  * where the items alone do not. A check that fails is a flag on the totals and lowers the
  * confidence of the fields involved.
  */
-import type { Fields, LineItem, Totals, Word } from '../types.js';
-import { cents, itemsAddUp, parseNumber, sameAmount, type Convention } from '../locale/numbers.js';
+import type { Fields, LineItem, Totals } from '../types.js';
+import { CENT_TOLERANCE, cents, itemsAddUp, parseNumber, sameAmount, type Convention } from '../locale/numbers.js';
 import type { TextLine } from '../locale/lines.js';
 import { printedAt } from './amounts.js';
 import { field } from './labelled.js';
@@ -32,7 +32,6 @@ export function documentAdjustments(lines: TextLine[], conv: Convention | null):
 }
 
 const num = (f: Fields[keyof Fields]) => (f && typeof f.value === 'number' ? f.value : null);
-const near = sameAmount;
 
 /** The flags the fields earn, and lowered confidences on the fields that disagree; `itemsAdd` when the items (with the document's allowances and charges) add up. */
 export function checkFields(fields: Fields, items: LineItem[], adjustments: number[] = []): { flags: string[]; itemsAdd: boolean } {
@@ -42,10 +41,10 @@ export function checkFields(fields: Fields, items: LineItem[], adjustments: numb
   const doubt = (...names: (keyof Fields)[]) => {
     for (const n of names) if (fields[n]) fields[n] = { ...fields[n]!, confidence: Math.round(fields[n]!.confidence * 60) / 100 };
   };
-  if (subtotal !== null && tax !== null && total !== null && !near(subtotal + tax, total)) {
+  if (subtotal !== null && tax !== null && total !== null && !sameAmount(subtotal + tax, total)) {
     flags.push('total_mismatch');
     doubt('subtotal', 'tax', 'total');
-  } else if (subtotal !== null && tax === null && total !== null && total < subtotal - 0.011 && !adjustments.some((a) => a < 0)) {
+  } else if (subtotal !== null && tax === null && total !== null && total < subtotal - CENT_TOLERANCE && !adjustments.some((a) => a < 0)) {
     // A total below its subtotal, with no tax and no allowance printed to explain it: one of them is misread.
     doubt('subtotal', 'total');
   }
@@ -59,7 +58,7 @@ export function checkFields(fields: Fields, items: LineItem[], adjustments: numb
       flags.push('items_sum_mismatch');
       // Subtotal, a tax and the total read apart that add up prove one another: the items are
       // what was misread, not the subtotal.
-      const proven = subtotal !== null && tax !== null && total !== null && tax !== 0 && near(subtotal + tax, total) && !near(subtotal, total);
+      const proven = subtotal !== null && tax !== null && total !== null && tax !== 0 && sameAmount(subtotal + tax, total) && !sameAmount(subtotal, total);
       if (!proven) doubt(subtotal !== null ? 'subtotal' : 'total');
     }
   }
@@ -99,11 +98,11 @@ export function agreeTotals(totals: Totals | null, fields: Fields, items: LineIt
   const amounts = items.map((i) => i.amount);
   const itemSum = amounts.length && amounts.every((a) => a !== null) ? cents(amounts.reduce((s: number, a) => s + a!, 0)) : null;
   const score = (v: Record<(typeof MONEY_KEYS)[number], number | null>) =>
-    (v.subtotal !== null && v.tax !== null && v.total !== null && near(v.subtotal + v.tax, v.total) ? 2 : 0) + (itemSum !== null && itemsAddUp(itemSum, v.subtotal, v.tax, v.total) ? 1 : 0);
+    (v.subtotal !== null && v.tax !== null && v.total !== null && sameAmount(v.subtotal + v.tax, v.total) ? 2 : 0) + (itemSum !== null && itemsAddUp(itemSum, v.subtotal, v.tax, v.total) ? 1 : 0);
   for (const k of MONEY_KEYS) {
     const f = num(fields[k]);
     const t = out[k];
-    if (f === null || t === null || near(f, t)) {
+    if (f === null || t === null || sameAmount(f, t)) {
       if (f !== null) out[k] = f;
       continue;
     }
@@ -119,7 +118,7 @@ export function agreeTotals(totals: Totals | null, fields: Fields, items: LineIt
       if (theirs === ours) fields[k] = { ...fields[k]!, confidence: Math.min(0.69, fields[k]!.confidence) };
     }
   }
-  const adds = out.subtotal === null || out.tax === null || out.total === null || near(out.subtotal + out.tax, out.total);
+  const adds = out.subtotal === null || out.tax === null || out.total === null || sameAmount(out.subtotal + out.tax, out.total);
   out.flags = adds ? out.flags.filter((x) => x !== 'total_mismatch') : [...new Set([...out.flags, 'total_mismatch'])];
   return out;
 }

@@ -10,7 +10,7 @@
  */
 import type { Field, Fields, Totals } from '../types.js';
 import { inkOf, joinWords, type TextLine } from '../locale/lines.js';
-import { parseNumber, sameAmount, type Convention } from '../locale/numbers.js';
+import { parseNumber, sameAmount, withinACent, type Convention } from '../locale/numbers.js';
 import { DAYS_TERM } from './fields.js';
 import { summaryKind } from '../lineitems/vocabulary.js';
 import { vatIdChecks } from './vat-id.js';
@@ -24,7 +24,6 @@ const FAILED = 0.6;
 const CHOSEN_AGAINST = 0.69;
 
 const num = (f: Field | null) => (f && typeof f.value === 'number' ? f.value : null);
-const near = sameAmount;
 
 /** Whether `b` is `a` with one or two of its digits read otherwise (`812,85` taken as 312,85). */
 function misreadDigits(a: number, b: number): boolean {
@@ -81,13 +80,13 @@ function printedRates(lines: TextLine[]): number[] {
 
 /** Whether `tax` is a printed rate of `base` (tax excluded) or of `total` (tax included), to the cent. */
 function taxAtRate(tax: number, base: number | null, total: number | null, rates: number[]): boolean {
-  return rates.some((r) => (base !== null && Math.abs(base * (r / 100) - tax) <= 0.011) || (total !== null && Math.abs(total * (r / (100 + r)) - tax) <= 0.011));
+  return rates.some((r) => (base !== null && withinACent(base * (r / 100), tax)) || (total !== null && withinACent(total * (r / (100 + r)), tax)));
 }
 
 /** Whether a till receipt says `total` was paid: cash tendered less the change, or a card payment. */
 function paidAs(total: number, lines: TextLine[], conv: Convention | null): boolean {
   const p = cashAndChange(lines, conv);
-  return (p.cash !== null && p.change !== null && p.change > 0 && near(p.cash - p.change, total)) || (p.card !== null && near(p.card, total));
+  return (p.cash !== null && p.change !== null && p.change > 0 && sameAmount(p.cash - p.change, total)) || (p.card !== null && sameAmount(p.card, total));
 }
 
 /**
@@ -109,7 +108,7 @@ export function weighEvidence(fields: Fields, totals: Totals | null, lines: Text
   const adds = !repaired && !totals?.flags.includes('total_mismatch');
   const rates = printedRates(lines);
   const atRate = { subtotal: tax !== null && tax > 0 && taxAtRate(tax, subtotal, null, rates), total: tax !== null && tax > 0 && taxAtRate(tax, null, total, rates) };
-  if (adds && subtotal !== null && tax !== null && total !== null && tax !== 0 && near(subtotal + tax, total) && !near(subtotal, total)) {
+  if (adds && subtotal !== null && tax !== null && total !== null && tax !== 0 && sameAmount(subtotal + tax, total) && !sameAmount(subtotal, total)) {
     // Three amounts read apart that add up: an OCR slip in any of them would break the sum, and
     // a figure in the wrong role would too, whatever the label's reading said of it.
     for (const n of ['subtotal', 'tax', 'total'] as const) fields[n] = settled(fields[n]!, lines);

@@ -158,7 +158,6 @@ function moneyReadings(lines: TextLine[], pairs: Pair[], conv: Convention | null
   return out;
 }
 
-const near = sameAmount;
 /** What a figure chosen by arithmetic against the labelled reading stands at (below 0.7: review looks). */
 const CHOSEN_AGAINST = 0.6;
 
@@ -196,7 +195,7 @@ export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Conventi
   const rounds = roundings(lines, conv);
   for (const m of of('total')) {
     if (m.value <= 0) continue;
-    for (const r of rounds) for (const v of rounded(m.value, r)) if (!near(v, m.value) && !found.some((o) => o.kind === 'total' && near(o.value, v))) found.push({ ...m, value: v, label: `${m.label} rounded`, number: [...m.number, ...r.words], rounded: true });
+    for (const r of rounds) for (const v of rounded(m.value, r)) if (!sameAmount(v, m.value) && !found.some((o) => o.kind === 'total' && sameAmount(o.value, v))) found.push({ ...m, value: v, label: `${m.label} rounded`, number: [...m.number, ...r.words], rounded: true });
   }
   const subs = of('subtotal').map((m) => toCand(m));
   // What else says the total: subtotal plus tax, cash minus change, a card payment, cash with no change.
@@ -221,7 +220,7 @@ export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Conventi
     for (const m of printed) for (const v of rounded(m.value, r)) evidence.push({ kind: 'rounded total', value: v, words: [], ink: Math.min(ink(m.number), ink(r.words)) });
   }
   // A sum of rounded figures may be a cent off; what was paid, and a rounding, are exact.
-  const agrees = (e: { kind: string; value: number }, v: number) => (e.kind === 'sum' ? near(e.value, v) : cents(e.value) === cents(v));
+  const agrees = (e: { kind: string; value: number }, v: number) => (e.kind === 'sum' ? sameAmount(e.value, v) : cents(e.value) === cents(v));
   const support = (v: number, made = false) => new Set(evidence.filter((e) => agrees(e, v) && !(made && e.kind === 'rounded total')).map((e) => e.kind)).size;
   const totals = of('total').map((m) => {
     let score = m.score - 0.05;
@@ -238,7 +237,7 @@ export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Conventi
   });
   // Cash minus change, or a card payment, is what a till receipt's total is, when no total could be read.
   for (const e of evidence) {
-    if (e.kind === 'sum' || !e.words.length || e.value <= 0 || totals.some((t) => near(t.field.value as number, e.value))) continue;
+    if (e.kind === 'sum' || !e.words.length || e.value <= 0 || totals.some((t) => sameAmount(t.field.value as number, e.value))) continue;
     const f = field(e.value, e.words, e.words[0]!.page ?? 1, 1, joinWords(e.words));
     totals.push({ field: f, score: (e.kind === 'card' ? 0.55 : 0.6) * f.confidence + 0.2 * (support(e.value) - 1), via: 'position' });
   }
@@ -250,7 +249,7 @@ export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Conventi
     return a ? [{ ...a, page: l.page }] : [];
   });
   for (const e of evidence) {
-    if ((e.kind !== 'sum' && e.kind !== 'round') || e.value <= 0 || totals.some((t) => near(t.field.value as number, e.value))) continue;
+    if ((e.kind !== 'sum' && e.kind !== 'round') || e.value <= 0 || totals.some((t) => sameAmount(t.field.value as number, e.value))) continue;
     const alone = lone.find((a) => agrees(e, a.value));
     if (!alone) continue;
     const f = field(alone.value, [alone.word], alone.page, 1);
@@ -267,8 +266,8 @@ export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Conventi
   if (best) {
     const T = best.field.value as number;
     for (const t of taxCands) if ((t.field.value as number) >= T && T > 0) t.score -= 0.4;
-    for (const s of subs) if (taxCands.some((t) => near((s.field.value as number) + (t.field.value as number), T))) s.score += 0.05;
-    for (const t of taxCands) if (subs.some((s) => near((s.field.value as number) + (t.field.value as number), T))) t.score += 0.05;
+    for (const s of subs) if (taxCands.some((t) => sameAmount((s.field.value as number) + (t.field.value as number), T))) s.score += 0.05;
+    for (const t of taxCands) if (subs.some((s) => sameAmount((s.field.value as number) + (t.field.value as number), T))) t.score += 0.05;
     // Every tax read as large as the total is a misreading (`3.904,31` read `3,904,317`): the
     // total less the subtotal, where the page prints it (a tax breakdown's line), is the tax,
     // chosen against the labelled reading.
@@ -287,7 +286,7 @@ export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Conventi
     const seen = new Set<number>();
     for (const e of evidence) {
       const rounded = e.kind !== 'sum' && Math.abs(e.value - T) < 0.05;
-      if (seen.has(e.value) || near(e.value, T) || e.ink < best.field.confidence || (!rounded && !oneDigitApart(e.value.toFixed(2), T.toFixed(2)))) continue;
+      if (seen.has(e.value) || sameAmount(e.value, T) || e.ink < best.field.confidence || (!rounded && !oneDigitApart(e.value.toFixed(2), T.toFixed(2)))) continue;
       seen.add(e.value);
       totals.push({ field: { ...best.field, value: e.value }, score: best.score + 0.01, via: 'label' });
       best.score -= 0.2;
@@ -338,13 +337,13 @@ function addTotalsRows(found: Money[], lines: TextLine[], conv: Convention | nul
   for (const r of totalsRows(lines, conv)) {
     // Another reading of the total, not the row's own figure read again under a label.
     const same = (w: Word) => w.x0 === r.total.word.x0 && w.y0 === r.total.word.y0;
-    const agrees = totals.some((m) => near(m.value, r.total.value) && !(m.page === r.page && m.number.some(same)));
+    const agrees = totals.some((m) => sameAmount(m.value, r.total.value) && !(m.page === r.page && m.number.some(same)));
     // A repaired row stands only with a total read apart, and below what review may skip.
     if (r.misread && !agrees) continue;
     const score = r.misread ? 0.6 : agrees ? 0.85 : 0.6;
     // The misread figure, wherever else it was read (the same box under its labels), loses.
     const { misread } = r;
-    if (misread) for (const m of found) if (m.kind === misread.kind && near(m.value, misread.value)) m.score -= 0.2;
+    if (misread) for (const m of found) if (m.kind === misread.kind && sameAmount(m.value, misread.value)) m.score -= 0.2;
     const at = (kind: MoneyName, label: string, a: { value: number; word: Word }): Money => ({ kind, value: a.value, label, number: [a.word], page: r.page, score });
     found.push(at('subtotal', 'total net (row)', r.subtotal), at('tax', 'total tax (row)', r.tax), at('total', 'total (row)', r.total));
   }

@@ -4,7 +4,7 @@
  * each column is and whether quantity × unit price = amount holds across its rows.
  */
 import type { Grid } from './grid.js';
-import { isNumeric, normalizeText, parseNumber } from '../locale/numbers.js';
+import { isNumeric, normalizeText, parseNumber, withinACent } from '../locale/numbers.js';
 import { cellNumber, cellNumberAny, stackedNumber } from './cells.js';
 import { isRate, twoFigures } from './glued.js';
 import { VAT_RATES, headerLang, headerRole, summaryKind, type ColumnRole, type Lang } from './vocabulary.js';
@@ -154,7 +154,7 @@ function productHits(grid: Grid, from: number, q: number, p: number, a: number):
     if (!tq || !tp || !ta) continue;
     for (const conv of ['dot', 'comma'] as const) {
       const [nq, np, na] = [cellNumber(tq, conv, true), cellNumber(tp, conv), cellNumber(ta, conv)];
-      if (nq && np && na && Math.abs(nq.value * np.value - na.value) <= 0.011) {
+      if (nq && np && na && withinACent(nq.value * np.value, na.value)) {
         hits++;
         break;
       }

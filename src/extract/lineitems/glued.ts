@@ -5,7 +5,7 @@
  * read apart, it is a rate and 573.00. A cell that reads as one number is taken apart only where
  * the row's arithmetic (quantity × unit price = amount) or the column's header says so.
  */
-import { normalizeText, parseNumber, type Convention, type ParsedNumber } from '../locale/numbers.js';
+import { normalizeText, parseNumber, withinACent, type Convention, type ParsedNumber } from '../locale/numbers.js';
 import { VAT_RATES } from './vocabulary.js';
 
 /** The roles of a row's figures that the arithmetic reads. */
@@ -37,7 +37,7 @@ export function isRate(n: ParsedNumber): boolean {
 
 /** q × p = a within a cent. */
 export function multiplies(q: number | null, p: number | null, a: number | null): boolean {
-  return q !== null && p !== null && a !== null && Math.abs(q * p - a) <= 0.011;
+  return q !== null && p !== null && a !== null && withinACent(q * p, a);
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { BBox, LineItem, PageLayout } from '../types.js';
 import type { ColumnMap } from './columns.js';
 import { rowPage, unionBox, type Grid } from './grid.js';
-import { cents, currencyOf, parseNumber, type Convention } from '../locale/numbers.js';
+import { cents, currencyOf, parseNumber, withinACent, type Convention } from '../locale/numbers.js';
 import { cellNumber } from './cells.js';
 import { splitMergedRow } from './merged.js';
 import type { SummaryLine } from './summary.js';
@@ -223,7 +223,7 @@ export function readRows(
     }
     if (bc >= 0) {
       const shown = num(first.texts[bc]!, bc)?.value ?? null;
-      if (shown !== null && balance !== null && amount !== null && Math.abs(cents(balance + amount) - shown) > 0.011) flags.push('balance_mismatch');
+      if (shown !== null && balance !== null && amount !== null && !withinACent(cents(balance + amount), shown)) flags.push('balance_mismatch');
       balance = shown ?? (balance !== null && amount !== null ? cents(balance + amount) : null);
     }
     const cells: Record<string, string> = {};
@@ -290,7 +290,7 @@ function foldSubRows(rows: RawRow[][], value: (x: RawRow, role: ColumnRole) => n
     while (j < rows.length && !priced(rows[j]!) && value(lead(rows[j]!), 'amount') !== null) sum = cents(sum + value(lead(rows[j++]!), 'amount')!);
     const n = j - i - 1;
     const marked = rows.slice(i + 1, j).every((g) => SUB_ROW.test(text(g)));
-    if (n === 0 || !(marked || (n >= 2 && Math.abs(sum - total) <= 0.011))) continue;
+    if (n === 0 || !(marked || (n >= 2 && withinACent(sum, total)))) continue;
     for (const g of rows.splice(i + 1, n)) rows[i]!.push(...g.map((x) => ({ ...x, sub: true })));
   }
 }

@@ -3,7 +3,7 @@
  * inside the table, and those printed below it outside its cells, read from the page's words.
  */
 import type { PageLayout, Totals, Word } from '../types.js';
-import { cents, itemsAddUp, looksLikeId, parseNumber, type Convention } from '../locale/numbers.js';
+import { cents, itemsAddUp, looksLikeId, parseNumber, withinACent, type Convention } from '../locale/numbers.js';
 import { textLines } from '../locale/lines.js';
 import { summaryKind, type SummaryKind } from './vocabulary.js';
 
@@ -94,7 +94,7 @@ export function buildTotals(lines: SummaryLine[], amounts: (number | null)[], cu
   const itemSum = amounts.every((a) => a !== null) ? cents(amounts.reduce((s: number, a) => s + a!, 0)) : null;
   // Sections each with a subtotal (`Subtotal hardware`, `Subtotal services`): their sum is the subtotal.
   const sectionSum = cents(subtotals.reduce((s, v) => s + v, 0));
-  const subtotal = subtotals.length > 1 && itemSum !== null && Math.abs(sectionSum - itemSum) <= 0.011 ? sectionSum : first('subtotal');
+  const subtotal = subtotals.length > 1 && itemSum !== null && withinACent(sectionSum, itemSum) ? sectionSum : first('subtotal');
   const tax = taxes.length ? cents(taxes.reduce((s, l) => s + l.value!, 0)) : null;
   const statement = !money.some((l) => l.kind !== 'balance_close');
   const total = statement ? first('balance_close') : first('total');
@@ -104,12 +104,12 @@ export function buildTotals(lines: SummaryLine[], amounts: (number | null)[], cu
     const sum = cents(known.reduce((s, a) => s + a, 0));
     if (statement) {
       const open = lines.find((l) => l.kind === 'balance_open')?.value ?? null;
-      if (open !== null && total !== null && Math.abs(cents(open + sum) - total) > 0.011) flags.push('balance_mismatch');
+      if (open !== null && total !== null && !withinACent(cents(open + sum), total)) flags.push('balance_mismatch');
     } else if (!itemsAddUp(sum, subtotal, tax, total)) {
       flags.push('items_sum_mismatch');
     }
   }
-  if (subtotal !== null && tax !== null && total !== null && Math.abs(cents(subtotal + tax) - total) > 0.011) flags.push('total_mismatch');
+  if (subtotal !== null && tax !== null && total !== null && !withinACent(cents(subtotal + tax), total)) flags.push('total_mismatch');
   const cur = money.find((l) => l.currency)?.currency ?? currency;
   return { subtotal, tax, total, currency: cur, flags };
 }

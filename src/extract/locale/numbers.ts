@@ -254,9 +254,17 @@ export function cents(n: number): number {
   return Math.round(n * 100) / 100;
 }
 
-/** Whether two amounts are the same to the cent. */
+/** A cent, and room for the binary fractions of sums of decimals: how far two amounts may be apart and still agree. */
+export const CENT_TOLERANCE = 0.011;
+
+/** Whether `a` and `b` are within a cent of each other, as they are (a product or a share is not rounded first). */
+export function withinACent(a: number, b: number): boolean {
+  return Math.abs(a - b) <= CENT_TOLERANCE;
+}
+
+/** Whether two amounts are the same to the cent: each rounded to cents, then within a cent. */
 export function sameAmount(a: number, b: number): boolean {
-  return Math.abs(cents(a) - cents(b)) <= 0.011;
+  return withinACent(cents(a), cents(b));
 }
 
 /** Two amounts printed alike but for one digit (`38.75` and `39.75`, as `toFixed(2)` gives them). */
