@@ -10,7 +10,7 @@
  */
 import type { Field, Fields, Totals } from '../types.js';
 import { inkOf, joinWords, type TextLine } from '../locale/lines.js';
-import { parseNumber, sameAmount, withinACent, type Convention } from '../locale/numbers.js';
+import { digitsApart, parseNumber, sameAmount, withinACent, type Convention } from '../locale/numbers.js';
 import { DAYS_TERM } from './fields.js';
 import { summaryKind } from '../lineitems/vocabulary.js';
 import { vatIdChecks } from './vat-id.js';
@@ -25,13 +25,14 @@ const CHOSEN_AGAINST = 0.69;
 
 const num = (f: Field | null) => (f && typeof f.value === 'number' ? f.value : null);
 
-/** Whether `b` is `a` with one or two of its digits read otherwise (`812,85` taken as 312,85). */
+/**
+ * Whether `b` is `a` with one or two of its digits read otherwise (`812,85` taken as 312,85),
+ * signs aside: a figure made to fit the others may differ from its print in two digits, where a
+ * totals row's repair (`oneDigitApart`) allows one.
+ */
 function misreadDigits(a: number, b: number): boolean {
-  const [x, y] = [Math.abs(a).toFixed(2), Math.abs(b).toFixed(2)];
-  if (x.length !== y.length || x === y) return false;
-  let differ = 0;
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) differ++;
-  return differ <= 2;
+  const apart = digitsApart(Math.abs(a).toFixed(2), Math.abs(b).toFixed(2));
+  return apart !== null && apart >= 1 && apart <= 2;
 }
 
 /** The mean OCR confidence of the words inside `f`'s box (1 on a text layer). */

@@ -267,12 +267,17 @@ export function sameAmount(a: number, b: number): boolean {
   return withinACent(cents(a), cents(b));
 }
 
-/** Two amounts printed alike but for one digit (`38.75` and `39.75`, as `toFixed(2)` gives them). */
-export function oneDigitApart(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
+/** In how many places two prints of a figure differ, character by character (`38.75` and `39.75`: 1); null when their lengths differ. */
+export function digitsApart(a: string, b: string): number | null {
+  if (a.length !== b.length) return null;
   let diff = 0;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diff++;
-  return diff === 1;
+  return diff;
+}
+
+/** Two amounts printed alike but for one digit (`38.75` and `39.75`, as `toFixed(2)` gives them). */
+export function oneDigitApart(a: string, b: string): boolean {
+  return digitsApart(a, b) === 1;
 }
 
 /**
