@@ -14,7 +14,7 @@ import { digitsApart, parseNumber, sameAmount, withinACent, type Convention } fr
 import { DAYS_TERM } from './fields.js';
 import { summaryKind } from '../lineitems/vocabulary.js';
 import { vatIdChecks } from './vat-id.js';
-import { cashAndChange } from './money.js';
+import type { Paid } from './money.js';
 
 /** What a reading proven by arithmetic or check digits can stand at (a text layer's labelled IBAN stands at 0.95). */
 const PROVEN = 0.95;
@@ -85,17 +85,17 @@ function taxAtRate(tax: number, base: number | null, total: number | null, rates
 }
 
 /** Whether a till receipt says `total` was paid: cash tendered less the change, or a card payment. */
-function paidAs(total: number, lines: TextLine[], conv: Convention | null): boolean {
-  const p = cashAndChange(lines, conv);
+function paidAs(total: number, p: Paid): boolean {
   return (p.cash !== null && p.change !== null && p.change > 0 && sameAmount(p.cash - p.change, total)) || (p.card !== null && sameAmount(p.card, total));
 }
 
 /**
  * `fields` with the confidences their evidence earns (in place): the money fields when they add
  * up (`totals` has no `total_mismatch`), the dates when the term agrees, the IBAN by its check
- * digits, the vendor's VAT id held down when its check digits fail.
+ * digits, the vendor's VAT id held down when its check digits fail. `paid` is what the till
+ * receipt says was paid (`cashAndChange`, as the money fields were read with).
  */
-export function weighEvidence(fields: Fields, totals: Totals | null, lines: TextLine[], conv: Convention | null, itemsAdd: boolean): void {
+export function weighEvidence(fields: Fields, totals: Totals | null, lines: TextLine[], conv: Convention | null, paid: Paid, itemsAdd: boolean): void {
   const [subtotal, tax, total] = [num(fields.subtotal), num(fields.tax), num(fields.total)];
   // A figure made to fit the others (a printed number with a look-alike digit read otherwise)
   // has used the arithmetic up: the sum proves nothing then.
@@ -118,7 +118,7 @@ export function weighEvidence(fields: Fields, totals: Totals | null, lines: Text
     fields.tax = settled(fields.tax!, lines);
     if (atRate.subtotal) fields.subtotal = settled(fields.subtotal!, lines);
     if (atRate.total) fields.total = settled(fields.total!, lines);
-  } else if (total !== null && total > 0 && paidAs(total, lines, conv)) {
+  } else if (total !== null && total > 0 && paidAs(total, paid)) {
     // The till's own arithmetic: what was tendered less the change given back, or the amount a
     // card was charged, is the total read under its label.
     fields.total = settled(fields.total!, lines);

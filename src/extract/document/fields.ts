@@ -10,7 +10,7 @@ import { findDate, repairDate, type DateOrder } from '../locale/dates.js';
 import { findIbans } from './iban.js';
 import { candidates, field, firstLabelled, labelledConfidence, labelMatches, readIdentifier, type Candidate } from './labelled.js';
 import { joinWords, type TextLine } from '../locale/lines.js';
-import { cashAndChange, moneyCandidates } from './money.js';
+import { moneyCandidates, type Paid } from './money.js';
 import { customerName, vendorTaxId } from './parties.js';
 import { vendorName } from './vendor.js';
 import { vendorAddress } from './address.js';
@@ -25,6 +25,8 @@ export interface ReadContext {
   tableTop: number;
   /** The document's key-value pairs. */
   pairs: Pair[];
+  /** What a till receipt says was paid in cash or by card, and given back (`cashAndChange`). */
+  paid: Paid;
   /** Candidates from outside the engine (vendor memory), tried first. */
   external?: ExternalCandidates;
   /** Filled with the fields chosen by where they stand, not by a label naming them. */
@@ -239,7 +241,7 @@ export function readFields(lines: TextLine[], ctx: ReadContext): Fields {
   // A due date before the issue date, or years away from it, is another date.
   if (f.due_date && f.issue_date && (f.due_date.value < f.issue_date.value || Math.abs(Date.parse(String(f.due_date.value)) - Date.parse(String(f.issue_date.value))) > 400 * 864e5)) f.due_date = { ...f.due_date, confidence: Math.round(f.due_date.confidence * 60) / 100 };
   pick('currency', candidate(ctx.currency, 'position'));
-  const money = moneyCandidates(lines, ctx.pairs, ctx.conv, cashAndChange(lines, ctx.conv));
+  const money = moneyCandidates(lines, ctx.pairs, ctx.conv, ctx.paid);
   for (const n of ['subtotal', 'tax', 'total', 'amount_due', 'opening_balance', 'closing_balance'] as const) pick(n, money[n]);
   pick('customer_name', candidate(customerName(lines), 'label'));
   const vendor = vendorName(lines, ctx.tableTop);

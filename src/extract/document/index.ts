@@ -15,6 +15,7 @@ import { classify } from './classify.js';
 import { agreeTotals, checkFields, documentAdjustments, mergeTotals } from './checks.js';
 import { readFields } from './fields.js';
 import { weighEvidence } from './evidence.js';
+import { cashAndChange } from './money.js';
 import { documentLines, type TextLine } from '../locale/lines.js';
 import { documentLocale, type Locale } from '../locale/index.js';
 
@@ -43,7 +44,8 @@ export function understandDocument(
   const firstTables = tables.filter((t) => t.page === first?.page);
   const tableTop = firstTables.length ? Math.min(...firstTables.map((t) => t.bbox[1])) : (first?.height ?? Infinity);
   const placed = new Set<keyof Fields>();
-  const fields = readFields(lines, { conv: locale.conv, order: locale.order, currency: locale.currency, tableTop, pairs, external: known?.external, placed });
+  const paid = cashAndChange(lines, locale.conv);
+  const fields = readFields(lines, { conv: locale.conv, order: locale.order, currency: locale.currency, tableTop, pairs, paid, external: known?.external, placed });
 
   const item = found.line_items[0];
   const roles = item ? mapColumns(toGrid(tables[item.table_index]!)).roles : [];
@@ -69,7 +71,7 @@ export function understandDocument(
   const { flags, itemsAdd } = type === 'bank_statement' ? { flags: [], itemsAdd: false } : checkFields(fields, items, documentAdjustments(lines, locale.conv));
   let totals = type === 'bank_statement' ? found.totals : agreeTotals(mergeTotals(items.length ? found.totals : null, fields, flags, itemsAdd), fields, items, lines, locale.conv);
   if (totals && totals.currency === null && docCurrency) totals = { ...totals, currency: docCurrency };
-  weighEvidence(fields, totals, lines, locale.conv, itemsAdd);
+  weighEvidence(fields, totals, lines, locale.conv, paid, itemsAdd);
   return { document_type: type, fields: stamped(fields), key_value_pairs, line_items: items, totals };
 }
 
