@@ -3,7 +3,7 @@
  * a tax code), and the rounding adjustments a till prints between the total and what was paid.
  */
 import type { Word } from '../types.js';
-import { cents, parseNumber, sameAmount, type Convention } from '../locale/numbers.js';
+import { ENDS_WITH_CENTS, WITH_CENTS, cents, parseNumber, sameAmount, type Convention } from '../locale/numbers.js';
 import type { TextLine } from '../locale/lines.js';
 
 /** The width of one character of `w`. */
@@ -49,7 +49,7 @@ function inkedNumber(words: Word[], conv: Convention | null): Word[] {
 function withoutTag(words: Word[]): Word[] {
   const tag = words[words.length - 1];
   const before = words[words.length - 2];
-  if (!tag || !before || tag.text.length > 3 || /\d[.,]\d{2}/.test(tag.text) || !/\d[.,]\d{2}$/.test(before.text)) return words;
+  if (!tag || !before || tag.text.length > 3 || WITH_CENTS.test(tag.text) || !ENDS_WITH_CENTS.test(before.text)) return words;
   if (parseNumber(`${before.text} ${tag.text}`)) return words; // `12.00 EUR`: the currency is the amount's
   return words.slice(0, -1).map((w) => (w === before && w.confidence !== null ? { ...w, confidence: w.confidence * 0.95 } : w));
 }

@@ -6,7 +6,7 @@
  * confidence of the fields involved.
  */
 import type { Fields, LineItem, Totals } from '../types.js';
-import { CENT_TOLERANCE, cents, itemsAddUp, parseNumber, sameAmount, type Convention } from '../locale/numbers.js';
+import { CENT_TOLERANCE, ENDS_WITH_CENTS, cents, itemsAddUp, parseNumber, sameAmount, type Convention } from '../locale/numbers.js';
 import type { TextLine } from '../locale/lines.js';
 import { printedAt } from './amounts.js';
 import { field } from './labelled.js';
@@ -22,7 +22,7 @@ export function documentAdjustments(lines: TextLine[], conv: Convention | null):
     if (!ADJUSTS.test(l.lower)) continue;
     for (let i = l.words.length - 1; i >= 0; i--) {
       const t = l.words[i]!.text;
-      const n = /\d[.,]\d{2}$/.test(t) ? parseNumber(t, conv) : null;
+      const n = ENDS_WITH_CENTS.test(t) ? parseNumber(t, conv) : null;
       if (!n || n.percent) continue;
       out.push(ALLOWANCE.test(l.lower) && n.value > 0 ? -n.value : n.value);
       break;

@@ -4,7 +4,7 @@
  * at the end of the line.
  */
 import type { Word } from '../types.js';
-import { cents, looksLikeId, normalizeText, oneDigitApart, parseNumber, sameAmount, type Convention } from '../locale/numbers.js';
+import { ENDS_WITH_CENTS, WITH_CENTS, cents, looksLikeId, normalizeText, oneDigitApart, parseNumber, sameAmount, type Convention } from '../locale/numbers.js';
 import { summaryKind, type SummaryKind } from '../lineitems/vocabulary.js';
 import { labelRegex } from '../locale/labels.js';
 import { field } from './labelled.js';
@@ -26,7 +26,7 @@ export interface MoneyLine {
 }
 
 /** A money figure in a label (`Total station rental 2 100.00`) makes it an item, not a summary line. */
-const FIGURE = /\d[.,]\d{2}(?!\d)|\d{4,}/;
+const FIGURE = new RegExp(`${WITH_CENTS.source}|\\d{4,}`);
 
 /** The summary line `line` is, or null. The number is the longest run of up to four words at the end that reads as one. */
 export function moneyLine(line: TextLine, conv: Convention | null): MoneyLine | null {
@@ -70,10 +70,10 @@ function boxedTotals(lines: TextLine[], conv: Convention | null): { label: strin
     // Every label says it totals (`TOTAL HT`, `Summe netto`): `Amount   Tax` heads a tax breakdown's columns.
     if (labels.length < 2 || !labels.every((b) => TOTALLING.test(joinWords(b)))) return;
     const h = l.bbox[3] - l.bbox[1];
-    const under = lines.slice(i + 1, i + 4).find((u) => u.page === l.page && u.bbox[1] > l.bbox[3] - 0.2 * h && u.bbox[1] < l.bbox[3] + 2.5 * h && u.words.some((w) => /\d[.,]\d{2}(?!\d)/.test(w.text)));
+    const under = lines.slice(i + 1, i + 4).find((u) => u.page === l.page && u.bbox[1] > l.bbox[3] - 0.2 * h && u.bbox[1] < l.bbox[3] + 2.5 * h && u.words.some((w) => WITH_CENTS.test(w.text)));
     // A row with a rate (`SR @ 6%  127.37  7.64`) is a line of a tax breakdown, not the totals.
     if (!under || under.words.some((w) => w.text.includes('%'))) return;
-    const amounts = amountWords(under.words, conv).filter((w) => /\d[.,]\d{2}(?!\d)/.test(w.text));
+    const amounts = amountWords(under.words, conv).filter((w) => WITH_CENTS.test(w.text));
     const used = new Set<Word>();
     for (const b of labels) {
       const [x0, x1] = [b[0]!.x0, b[b.length - 1]!.x1];
@@ -231,7 +231,7 @@ export function moneyCandidates(lines: TextLine[], pairs: Pair[], conv: Conventi
     // A till's total of nothing, where amounts were charged, is another line's zero (`Total Savings 0.00`) or a misreading.
     if (m.value === 0 && (found.some((o) => o.value > 0 && (o.kind === 'total' || o.kind === 'subtotal')) || evidence.some((e) => e.value > 0))) score -= 0.3;
     // A till prints cents: an OCR'd total without them is a count or a misreading (`TOTAL 7`).
-    if (m.number.some((w) => w.confidence !== null) && !/\d[.,]\d{2}(?!\d)/.test(joinWords(m.number))) score -= 0.15;
+    if (m.number.some((w) => w.confidence !== null) && !WITH_CENTS.test(joinWords(m.number))) score -= 0.15;
     score += 0.08 * Math.min(2, support(m.value, m.rounded));
     return toCand(m, score);
   });
@@ -353,7 +353,7 @@ function addTotalsRows(found: Money[], lines: TextLine[], conv: Convention | nul
 function loneAmount(line: TextLine, conv: Convention | null): { value: number; word: Word } | null {
   const words = amountWords(line.words, conv);
   const w = words[0];
-  if (words.length !== 1 || !w || !/\d[.,]\d{2}$/.test(w.text)) return null;
+  if (words.length !== 1 || !w || !ENDS_WITH_CENTS.test(w.text)) return null;
   const n = parseNumber(w.text, conv);
   return n && !n.percent ? { value: n.value, word: w } : null;
 }
@@ -382,7 +382,7 @@ export function cashAndChange(lines: TextLine[], conv: Convention | null): Paid 
     const ws = amountWords(l.words, conv);
     const last = ws[ws.length - 1];
     const read = parseNumber(last?.text ?? '', conv);
-    if (!read || read.percent || !/\d[.,]\d{2}$/.test(last!.text)) continue;
+    if (!read || read.percent || !ENDS_WITH_CENTS.test(last!.text)) continue;
     // `Cash -50.00`: what was handed over, whatever sign the till prints.
     const n = { value: Math.abs(read.value) };
     if (/^(cash|tendered|cash tendered|cash received|received|amount received|bar|gegeben|espèces|efectivo|contant|contanti|dinheiro|tunai)\b/.test(t) || PAID_ONLY.test(joinWords(ws.slice(0, -1)).toLowerCase())) {

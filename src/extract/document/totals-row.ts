@@ -6,7 +6,7 @@
  * three amounts at the end of the line and their sum survive that.
  */
 import type { Word } from '../types.js';
-import { cents, oneDigitApart, parseNumber, sameAmount, type Convention } from '../locale/numbers.js';
+import { WITH_CENTS, cents, oneDigitApart, parseNumber, sameAmount, type Convention } from '../locale/numbers.js';
 import { joinWords, type TextLine } from '../locale/lines.js';
 import { namesTotalsRow } from '../lineitems/vocabulary.js';
 import { amountWords } from './amounts.js';
@@ -21,8 +21,6 @@ export interface TotalsRow {
   misread: { kind: 'subtotal' | 'tax'; value: number } | null;
 }
 
-const AMOUNT = /\d[.,]\d{2}(?!\d)/;
-
 /**
  * Each line ending in three amounts a, b, c with a + b = c to the cent, the tax b smaller than the
  * amount a, all of one sign, under a header (on one of the four lines above, at most two line heights above it, its words over the amounts) that names a
@@ -34,7 +32,7 @@ export function totalsRows(lines: TextLine[], conv: Convention | null): TotalsRo
   lines.forEach((l, i) => {
     if (l.words.some((w) => w.text.includes('%'))) return;
     const amounts = amountWords(l.words, conv).flatMap((w) => {
-      const n = AMOUNT.test(w.text) ? parseNumber(w.text, conv) : null;
+      const n = WITH_CENTS.test(w.text) ? parseNumber(w.text, conv) : null;
       return n && !n.percent ? [{ value: n.value, word: { ...w, page: l.page } as Word }] : [];
     });
     if (amounts.length < 3) return;
@@ -67,7 +65,7 @@ export function totalsRows(lines: TextLine[], conv: Convention | null): TotalsRo
       const u = lines[k]!;
       if (u.page !== l.page || u.bbox[3] > l.bbox[1] + 0.5 * h || l.bbox[1] - u.bbox[3] >= 2 * h) continue;
       const ws = over(u);
-      if (ws.length && !ws.some((w) => AMOUNT.test(w.text)) && namesTotalsRow(joinWords(ws))) header = ws;
+      if (ws.length && !ws.some((w) => WITH_CENTS.test(w.text)) && namesTotalsRow(joinWords(ws))) header = ws;
     }
     if (!header) return;
     out.push({ subtotal: a, tax: b, total: c, page: l.page, header: joinWords(header), misread });

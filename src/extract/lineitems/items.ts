@@ -5,7 +5,7 @@
 import type { BBox, LineItem, PageLayout } from '../types.js';
 import type { ColumnMap } from './columns.js';
 import { rowPage, unionBox, type Grid } from './grid.js';
-import { cents, currencyOf, parseNumber, withinACent, type Convention } from '../locale/numbers.js';
+import { WITH_CENTS, cents, currencyOf, parseNumber, withinACent, type Convention } from '../locale/numbers.js';
 import { cellNumber } from './cells.js';
 import { splitMergedRow } from './merged.js';
 import type { SummaryLine } from './summary.js';
@@ -86,7 +86,7 @@ export function readRows(
   // Columns most of whose figures print cents (`12.50`, `1.234,00`).
   const printsCents = map.roles.map((_, c) => {
     const texts = Array.from({ length: grid.rows - map.headerRows }, (_, i) => grid.text(map.headerRows + i, c)).filter((t) => /\d/.test(t));
-    return texts.length >= 2 && texts.filter((t) => /\d[.,]\d{2}(?!\d)/.test(t)).length * 2 > texts.length;
+    return texts.length >= 2 && texts.filter((t) => WITH_CENTS.test(t)).length * 2 > texts.length;
   });
   const body: { r: number; texts: string[]; boxes: BBox[] }[] = [];
   const gluedCols = { quantity: qc, unit_price: pc, amount: col('amount') };

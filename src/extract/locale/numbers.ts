@@ -290,6 +290,11 @@ export function itemsAddUp(sum: number, subtotal: number | null, tax: number | n
   return total === null || near(total) || (tax !== null && near(total - tax));
 }
 
+/** A figure with its cents (`12.50`, `1.234,00`, `RM 7.90`): a mark and two digits, no third after them. */
+export const WITH_CENTS = /\d[.,]\d{2}(?!\d)/;
+/** A text that ends in a figure with its cents (`12.50`, `Total 7,90`), as an amount at the end of a line does. */
+export const ENDS_WITH_CENTS = /\d[.,]\d{2}$/;
+
 /** An amount with cents in running text as OCR reads it, a space allowed beside its mark (`177, 20`). */
 const AMOUNT_IN_TEXT = /(?<![\d.,])(\d{1,3}(?:[,.]\d{3})+|\d+)\s?([.,])\s?(\d{2})(?![.,]?\d)/g;
 

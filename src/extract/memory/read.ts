@@ -6,7 +6,7 @@
 import type { Anchor, BBox, DateOrder, Field, FieldRule, StoredPage, VendorMemory } from '../types.js';
 import { anchorOf, anchorScore, spans, valueOf, occurrences } from './spans.js';
 import { headCodes, headTokens, idKey, TENDER, TOTAL_WORD } from './memory.js';
-import { amountsIn, normalizeText } from '../locale/numbers.js';
+import { ENDS_WITH_CENTS, amountsIn, normalizeText } from '../locale/numbers.js';
 import { boxOf, containment, jaccard, joinSplitAmounts, norm, pageLines, similarity, trigrams, type MLine } from './words.js';
 
 /** Every word of the pages run together, letters and digits only: where an identifier is looked for. */
@@ -161,7 +161,7 @@ const DIGIT_LIKE: Record<string, string> = { O: '0', o: '0', Q: '0', D: '0', B: 
 export function looseDate(text: string, order: DateOrder, learnedYear?: number): string | null {
   const t = text.trim().replace(/[A-Za-z|]/g, (ch) => DIGIT_LIKE[ch] ?? ch);
   const m = /^(\d{1,4})[\s./-]{1,2}(\d{1,2})[\s./-]{1,2}(\d{2,4})$/.exec(t);
-  if (!m || /[A-Za-z]/.test(t) || /\d[.,]\d{2}$/.test(t)) return null;
+  if (!m || /[A-Za-z]/.test(t) || ENDS_WITH_CENTS.test(t)) return null;
   const g = [m[1]!, m[2]!, m[3]!];
   const [d, mo, y] = order === 'ymd' ? [g[2]!, g[1]!, g[0]!] : order === 'mdy' ? [g[1]!, g[0]!, g[2]!] : [g[0]!, g[1]!, g[2]!];
   if (y.length !== 2 && y.length !== 4) return null;
