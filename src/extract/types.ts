@@ -181,6 +181,11 @@ export const FIELD_NAMES = [
 
 export type FieldName = (typeof FIELD_NAMES)[number];
 
+/** The fields that hold an amount of money (a number), in the order of `FIELD_NAMES`. */
+export const MONEY_FIELDS = ['total', 'subtotal', 'tax', 'amount_due', 'opening_balance', 'closing_balance'] as const satisfies readonly FieldName[];
+/** The fields that hold a date (ISO `YYYY-MM-DD`), in the order of `FIELD_NAMES`. */
+export const DATE_FIELDS = ['issue_date', 'due_date', 'period_start', 'period_end'] as const satisfies readonly FieldName[];
+
 /** Every field of API.md §4, null where the document does not show it. */
 export type Fields = Record<FieldName, Field | null>;
 

@@ -7,6 +7,7 @@
 import { isCurrencyCode } from '../domain/currencies.js';
 import { invalidRequest } from '../domain/errors.js';
 import { FIELD_NAMES, type BBox, type Field, type FieldSource, type LineItem, type Table } from '../extract/types.js';
+import { kindOf } from '../extract/memory/index.js';
 
 /** A corrected field as stored: the value, and where it stands on the page when that is known. */
 export interface CorrectedField {
@@ -23,8 +24,6 @@ export interface Correction {
   tables: { index: number; cells: { row: number; col: number; text: string }[] }[];
 }
 
-export const NUMBER_FIELDS: ReadonlySet<string> = new Set(['total', 'subtotal', 'tax', 'amount_due', 'opening_balance', 'closing_balance']);
-export const DATE_FIELDS: ReadonlySet<string> = new Set(['issue_date', 'due_date', 'period_start', 'period_end']);
 export const CUSTOM_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 /** Custom fields a processing run may define, and so a correction may give. */
 export const MAX_CUSTOM_FIELDS = 50;
@@ -44,21 +43,26 @@ export interface CorrectionBody {
   tables?: { index: number; cells: { row: number; col: number; text: string }[] }[] | null;
 }
 
+/**
+ * A number as a client writes it in a request (`-12.5`): digits and a point, as JSON has them. Not
+ * a number as a page prints it (`1.234,56`, `RM 12.50`): locale/numbers.ts reads those.
+ */
+const TYPED_NUMBER = /^\s*-?\d+(\.\d+)?\s*$/;
+
 export const emptyCorrection = (): Correction => ({ fields: {}, line_items: null, tables: [] });
 
 /** A person's value for `name`, typed like the engine's (numbers, ISO dates, text); throws 400 when it cannot be. */
 export function typedValue(name: string, raw: unknown, type?: 'text' | 'number' | 'date' | 'amount'): string | number {
-  const numeric = type ? type === 'number' || type === 'amount' : NUMBER_FIELDS.has(name);
-  const date = type ? type === 'date' : DATE_FIELDS.has(name);
-  if (numeric) {
-    const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
+  const kind = kindOf(name, type);
+  if (kind === 'number') {
+    const n = typeof raw === 'number' ? raw : typeof raw === 'string' && TYPED_NUMBER.test(raw) ? Number(raw) : NaN;
     if (!Number.isFinite(n)) throw invalidRequest(`fields.${name} must be a number`, { field: name });
     return n;
   }
   if (typeof raw !== 'string' && typeof raw !== 'number') throw invalidRequest(`fields.${name} must be a string`, { field: name });
   const text = String(raw).trim();
   if (!text || text.length > MAX_VALUE_LENGTH) throw invalidRequest(`fields.${name} must be 1 to ${MAX_VALUE_LENGTH} characters`, { field: name, limit: MAX_VALUE_LENGTH });
-  if (date) {
+  if (kind === 'date') {
     const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
     const d = m ? new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!)) : null;
     if (!d || d.toISOString().slice(0, 10) !== text) throw invalidRequest(`fields.${name} must be an ISO date (YYYY-MM-DD)`, { field: name });

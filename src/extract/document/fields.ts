@@ -2,7 +2,7 @@
  * Every field of API.md §4 from a document's lines: labelled values in each language, then
  * what position tells (the vendor at the top, an unlabelled date under it, an IBAN anywhere).
  */
-import { FIELD_NAMES, type Field, type Fields, type Word } from '../types.js';
+import { FIELD_NAMES, MONEY_FIELDS, type Field, type Fields, type Word } from '../types.js';
 import type { Convention } from '../locale/numbers.js';
 import { candidate, choose, chosen, externalCandidates, type ExternalCandidates, type FieldCandidate } from './choose.js';
 import type { Pair } from './kv.js';
@@ -242,7 +242,7 @@ export function readFields(lines: TextLine[], ctx: ReadContext): Fields {
   if (f.due_date && f.issue_date && (f.due_date.value < f.issue_date.value || Math.abs(Date.parse(String(f.due_date.value)) - Date.parse(String(f.issue_date.value))) > 400 * 864e5)) f.due_date = { ...f.due_date, confidence: Math.round(f.due_date.confidence * 60) / 100 };
   pick('currency', candidate(ctx.currency, 'position'));
   const money = moneyCandidates(lines, ctx.pairs, ctx.conv, ctx.paid);
-  for (const n of ['subtotal', 'tax', 'total', 'amount_due', 'opening_balance', 'closing_balance'] as const) pick(n, money[n]);
+  for (const n of MONEY_FIELDS) pick(n, money[n]);
   pick('customer_name', candidate(customerName(lines), 'label'));
   const vendor = vendorName(lines, ctx.tableTop);
   if (vendor && vendor.field.value !== f.customer_name?.value) {

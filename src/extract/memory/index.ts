@@ -14,7 +14,7 @@ import { keepWords, kindOf, norm, similarity } from './words.js';
 export { learn, type Taught } from './memory.js';
 export type { FieldRule, VendorMemory } from '../types.js';
 export { identify, readWithMemory, lostDateLines, dateOfLine, type LostLine } from './read.js';
-export { keepWords, kindOf, NUMBER_FIELDS, DATE_FIELDS } from './words.js';
+export { keepWords, kindOf } from './words.js';
 export { readCustomFields } from './custom.js';
 
 /** Where `value` of field `key` is printed on stored pages. */

@@ -5,7 +5,7 @@
  */
 import { findDate } from '../locale/dates.js';
 import { parseNumber } from '../locale/numbers.js';
-import type { BBox, DateOrder, PageLayout, StoredPage, ValueKind } from '../types.js';
+import { DATE_FIELDS, MONEY_FIELDS, type BBox, type DateOrder, type PageLayout, type StoredPage, type ValueKind } from '../types.js';
 import { editDistance } from '../edit-distance.js';
 
 export interface MWord {
@@ -93,13 +93,13 @@ export function joinSplitAmounts(lines: MLine[]): MLine[] {
 
 export const boxOf = (words: MWord[]): BBox => [Math.min(...words.map((w) => w.x0)), Math.min(...words.map((w) => w.y0)), Math.max(...words.map((w) => w.x1)), Math.max(...words.map((w) => w.y1))];
 
-export const NUMBER_FIELDS: ReadonlySet<string> = new Set(['total', 'subtotal', 'tax', 'amount_due', 'opening_balance', 'closing_balance']);
-export const DATE_FIELDS: ReadonlySet<string> = new Set(['issue_date', 'due_date', 'period_start', 'period_end']);
+const NUMBERS: ReadonlySet<string> = new Set(MONEY_FIELDS);
+const DATES: ReadonlySet<string> = new Set(DATE_FIELDS);
 
-/** The kind of a field key (`total`, `custom.po_number`), custom ones by their declared type. */
+/** The kind of a field key (`total`, `custom.po_number`), custom ones by their declared type (`amount` is a number). */
 export function kindOf(key: string, customType?: string): ValueKind {
   if (customType) return customType === 'number' || customType === 'amount' ? 'number' : customType === 'date' ? 'date' : 'text';
-  return NUMBER_FIELDS.has(key) ? 'number' : DATE_FIELDS.has(key) ? 'date' : 'text';
+  return NUMBERS.has(key) ? 'number' : DATES.has(key) ? 'date' : 'text';
 }
 
 /** A number read from a span's text, trying both decimal conventions' usual reading. */
