@@ -27,6 +27,13 @@ export interface Word {
 
 export type Rotation = 0 | 90 | 180 | 270;
 
+/**
+ * An OCR'd word read below this confidence is unsure: an item read from one is flagged for a
+ * person to check. (A line with a word below 0.9 is read again by PP-OCR, raster/ocr-vote.ts: that
+ * is where a second reading pays, a higher bar than a word being unsure.)
+ */
+export const UNSURE_WORD = 0.6;
+
 /** A horizontal (y0 === y1) or vertical (x0 === x1) ruling line segment. */
 export interface Ruling {
   x0: number;

@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { extractDocument } from '../../../src/extract/index.js';
 import { closeOcr } from '../../../src/extract/raster/index.js';
-import { flagLowConfidence, LOW_CONFIDENCE } from '../../../src/extract/lineitems/confidence.js';
+import { flagLowConfidence } from '../../../src/extract/lineitems/confidence.js';
+import { UNSURE_WORD } from '../../../src/extract/types.js';
 
 afterAll(closeOcr);
 
@@ -12,7 +13,7 @@ describe('low_confidence on line items', () => {
     expect(res.line_items).toHaveLength(4);
     const unsureCell = (i: (typeof res.line_items)[number]) =>
       res.tables[i.table_index].cells.some(
-        (c) => c.text !== '' && c.confidence! < LOW_CONFIDENCE && (c.bbox[1] + c.bbox[3]) / 2 >= i.bbox[1] && (c.bbox[1] + c.bbox[3]) / 2 <= i.bbox[3],
+        (c) => c.text !== '' && c.confidence! < UNSURE_WORD && (c.bbox[1] + c.bbox[3]) / 2 >= i.bbox[1] && (c.bbox[1] + c.bbox[3]) / 2 <= i.bbox[3],
       );
     // Flagged exactly where one of the item's cells was read unsure.
     const before = res.line_items.map((i) => i.flags.includes('low_confidence'));
@@ -21,7 +22,7 @@ describe('low_confidence on line items', () => {
     const k = before.indexOf(false);
     const item = res.line_items[k];
     const amount = res.tables[item.table_index].cells.find((c) => c.text !== '' && Math.abs((c.bbox[1] + c.bbox[3]) / 2 - (item.bbox[1] + item.bbox[3]) / 2) < 5 && c.text.endsWith(item.amount!.toFixed(2)))!;
-    amount.confidence = LOW_CONFIDENCE - 0.2;
+    amount.confidence = UNSURE_WORD - 0.2;
     flagLowConfidence(res.line_items, res.tables);
     expect(res.line_items.map((i) => i.flags.includes('low_confidence'))).toEqual(before.map((b, j) => b || j === k));
 
