@@ -267,6 +267,12 @@ export function sameAmount(a: number, b: number): boolean {
   return withinACent(cents(a), cents(b));
 }
 
+/**
+ * Letters and marks OCR reads for digits in print (`O` and `D` for 0, `l`, `I` and `|` for 1,
+ * `S` for 5, `B` for 8, `G` for 6, `Z` for 2): each with the digit it stands for.
+ */
+export const DIGIT_LOOKALIKES: Readonly<Record<string, string>> = { O: '0', o: '0', Q: '0', D: '0', B: '8', l: '1', I: '1', i: '1', '|': '1', S: '5', s: '5', Z: '2', z: '2', G: '6' };
+
 /** In how many places two prints of a figure differ, character by character (`38.75` and `39.75`: 1); null when their lengths differ. */
 export function digitsApart(a: string, b: string): number | null {
   if (a.length !== b.length) return null;

@@ -6,7 +6,7 @@
 import type { Anchor, BBox, DateOrder, Field, FieldRule, StoredPage, VendorMemory } from '../types.js';
 import { anchorOf, anchorScore, spans, valueOf, occurrences } from './spans.js';
 import { headCodes, headTokens, idKey, TENDER, TOTAL_WORD } from './memory.js';
-import { ENDS_WITH_CENTS, amountsIn, normalizeText } from '../locale/numbers.js';
+import { DIGIT_LOOKALIKES, ENDS_WITH_CENTS, amountsIn, normalizeText } from '../locale/numbers.js';
 import { boxOf, containment, jaccard, joinSplitAmounts, norm, pageLines, similarity, trigrams, type MLine } from './words.js';
 
 /** Every word of the pages run together, letters and digits only: where an identifier is looked for. */
@@ -150,16 +150,13 @@ function anchoredField(rule: FieldRule, pages: StoredPage[]): { field: Field; la
   return { field: { ...field, confidence: Math.max(0.5, Math.min(0.99, Math.round((score / 4.5) * 100) / 100)) }, labelled, line, lines };
 }
 
-/** OCR's usual misreadings of digits. */
-const DIGIT_LIKE: Record<string, string> = { O: '0', o: '0', Q: '0', D: '0', B: '8', l: '1', I: '1', i: '1', '|': '1', S: '5', s: '5', Z: '2', z: '2', G: '6' };
-
 /**
  * A date whose separator OCR lost or whose digits it read as letters (`24 03-18`, `1B 03-18`):
  * three groups of digits in the learned order, a valid day and month, a year of two or four
  * digits, not an amount (`4 26.00`), and within ten years of the learned year when there is one.
  */
 export function looseDate(text: string, order: DateOrder, learnedYear?: number): string | null {
-  const t = text.trim().replace(/[A-Za-z|]/g, (ch) => DIGIT_LIKE[ch] ?? ch);
+  const t = text.trim().replace(/[A-Za-z|]/g, (ch) => DIGIT_LOOKALIKES[ch] ?? ch);
   const m = /^(\d{1,4})[\s./-]{1,2}(\d{1,2})[\s./-]{1,2}(\d{2,4})$/.exec(t);
   if (!m || /[A-Za-z]/.test(t) || ENDS_WITH_CENTS.test(t)) return null;
   const g = [m[1]!, m[2]!, m[3]!];
