@@ -118,15 +118,10 @@ export function findPairs(lines: TextLine[]): Pair[] {
       return;
     }
     const spans = labelSpans(line);
+    const starts = spans.map((x) => x.start);
     for (const s of spans) {
       const key = wordsIn(line, s.start, s.end);
-      const { words, below } = valueAfter(
-        line,
-        s.start,
-        s.end,
-        spans.map((x) => x.start),
-        lines,
-      );
+      const { words, below } = valueAfter(line, s.start, s.end, starts, lines);
       if (!key.length || !words.length) continue;
       // A value that is itself a label (`Bill to:` over `Ship to:`) is no value.
       const under = below ? lines.find((l) => l.page === line.page && l.words.includes(words[0]!)) : undefined;

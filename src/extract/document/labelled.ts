@@ -71,16 +71,11 @@ export function candidates(lines: TextLine[], field: LabelField): Candidate[] {
   const out: Candidate[] = [];
   for (const line of lines) {
     const ms = labelMatches(line);
+    const starts = ms.map((x) => x.start);
     for (const m of ms) {
       if (m.field !== field) continue;
       if (TITLE_WORD.test(line.lower.slice(m.start, m.end)) && DETERMINER.test(line.lower.slice(0, m.start))) continue;
-      const { words, below } = valueAfter(
-        line,
-        m.start,
-        m.end,
-        ms.map((x) => x.start),
-        lines,
-      );
+      const { words, below } = valueAfter(line, m.start, m.end, starts, lines);
       if (words.length && !(below && startsLabel(lines, line, words[0]!))) out.push({ words, line, below, labelStart: m.start });
     }
   }
