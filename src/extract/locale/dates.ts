@@ -108,6 +108,12 @@ const LOST_DASH = /(?<![\d.,:/-])(\d{1,2})\.?\s+(\d{1,2})-(\d{2})\s+(?:[01]?\d|2
 /** Digits OCR reads for one another in a receipt's print (`30/63/2018` for 30/03, `2078` for 2018). */
 const CONFUSED: Record<string, string> = { '0': '869', '1': '74', '2': '7', '3': '8', '4': '1', '5': '63', '6': '058', '7': '1', '8': '0639', '9': '08' };
 
+/** The date `text` is, in `order`, as ISO: only when that date makes up half its characters or more. */
+export function wholeDate(text: string, order: DateOrder): string | null {
+  const d = findDate(text, order);
+  return d && d.raw.length >= text.replace(/\s+/g, '').length * 0.5 ? d.iso : null;
+}
+
 /**
  * A numeric date in `text` that is no date as read (`30/63/2018`, `36/03/2017`) or that `ok`
  * refuses (`17/04/2078`), read again with one digit taken for another it is often misread as:

@@ -249,6 +249,18 @@ export function detectConvention(texts: Iterable<string>, fallback: Convention |
   return fallback;
 }
 
+/**
+ * The number a few words of a line are, as OCR may leave it (vendor memory reads its spans so):
+ * one bracket alone dropped (`( 47.70` without its `)`: OCR's or the line's, no negative amount),
+ * up to three letters glued before the digits set aside (`RM12.50`, `S12.50`), the text as it is
+ * else; the usual reading of either convention; a percentage is none.
+ */
+export function looseNumber(text: string): number | null {
+  if ((text.match(/[()]/g) ?? []).length === 1) text = text.replace(/[()]/, '').trim();
+  const n = parseNumber(text.replace(/^[A-Za-z]{1,3}(?=\d)/, '')) ?? parseNumber(text);
+  return n && !n.percent ? n.value : null;
+}
+
 /** Rounds to cents, so sums of parsed decimals compare exactly (0.1 + 0.2 → 0.3). */
 export function cents(n: number): number {
   return Math.round(n * 100) / 100;

@@ -4,7 +4,9 @@
  * the page. A vendor memory stores that context; reading matches it again.
  */
 import type { Anchor, BBox, DateOrder, StoredPage, ValueKind } from '../types.js';
-import { boxOf, joinSplitAmounts, norm, pageLines, readDate, readNumber, similarity, type MLine, type MWord } from './words.js';
+import { boxOf, joinSplitAmounts, norm, pageLines, similarity, type MLine, type MWord } from './words.js';
+import { wholeDate } from '../locale/dates.js';
+import { looseNumber } from '../locale/numbers.js';
 
 export interface Span {
   page: number;
@@ -58,8 +60,8 @@ export function anchorScore(a: Anchor, c: Anchor): number {
 
 /** The span's value when it reads as the kind (the date in `order`), else null. */
 export function valueOf(kind: ValueKind, text: string, order: DateOrder): string | number | null {
-  if (kind === 'number') return readNumber(text);
-  if (kind === 'date') return readDate(text, order);
+  if (kind === 'number') return looseNumber(text);
+  if (kind === 'date') return wholeDate(text, order);
   return norm(text) ? text.trim() : null;
 }
 
@@ -69,11 +71,11 @@ export function valueOf(kind: ValueKind, text: string, order: DateOrder): string
  */
 export function matches(kind: ValueKind, text: string, value: string | number, normValue?: string): { order?: DateOrder; score: number } | null {
   if (kind === 'number') {
-    const n = readNumber(text);
+    const n = looseNumber(text);
     return n !== null && Math.abs(n - Number(value)) < 0.005 ? { score: 1 } : null;
   }
   if (kind === 'date') {
-    for (const order of ['dmy', 'mdy', 'ymd'] as const) if (readDate(text, order) === value) return { order, score: 1 };
+    for (const order of ['dmy', 'mdy', 'ymd'] as const) if (wholeDate(text, order) === value) return { order, score: 1 };
     return null;
   }
   const a = norm(text);

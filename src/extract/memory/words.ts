@@ -3,9 +3,7 @@
  * grouped into lines here, apart from the field readers' own line code, so what a memory learned
  * from stored words reads the same on a new document's pages.
  */
-import { findDate } from '../locale/dates.js';
-import { parseNumber } from '../locale/numbers.js';
-import { DATE_FIELDS, MONEY_FIELDS, type BBox, type DateOrder, type PageLayout, type StoredPage, type ValueKind } from '../types.js';
+import { DATE_FIELDS, MONEY_FIELDS, type BBox, type PageLayout, type StoredPage, type ValueKind } from '../types.js';
 import { editDistance } from '../edit-distance.js';
 
 export interface MWord {
@@ -100,20 +98,6 @@ const DATES: ReadonlySet<string> = new Set(DATE_FIELDS);
 export function kindOf(key: string, customType?: string): ValueKind {
   if (customType) return customType === 'number' || customType === 'amount' ? 'number' : customType === 'date' ? 'date' : 'text';
   return NUMBERS.has(key) ? 'number' : DATES.has(key) ? 'date' : 'text';
-}
-
-/** A number read from a span's text, trying both decimal conventions' usual reading. */
-export function readNumber(text: string): number | null {
-  // One bracket alone is OCR's or the line's, not a negative amount's (`( 47.70` + `)`).
-  if ((text.match(/[()]/g) ?? []).length === 1) text = text.replace(/[()]/, '').trim();
-  const n = parseNumber(text.replace(/^[A-Za-z]{1,3}(?=\d)/, '')) ?? parseNumber(text);
-  return n && !n.percent ? n.value : null;
-}
-
-/** A date read from a span's text in `order`, as ISO; only when the text is mostly that date. */
-export function readDate(text: string, order: DateOrder): string | null {
-  const d = findDate(text, order);
-  return d && d.raw.length >= text.replace(/\s+/g, '').length * 0.5 ? d.iso : null;
 }
 
 /** Edit-distance similarity 0–1 of two normalised strings. */

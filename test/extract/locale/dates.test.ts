@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findDate, findPeriod, repairDate } from '../../../src/extract/locale/dates.js';
+import { findDate, findPeriod, repairDate, wholeDate } from '../../../src/extract/locale/dates.js';
 
 const iso = (t: string, order: 'dmy' | 'mdy' | 'ymd' = 'dmy') => findDate(t, order)?.iso ?? null;
 
@@ -84,5 +84,13 @@ describe('dates a till receipt prints, as OCR reads them', () => {
     expect(repaired('Date: 17/04/2078')).toBe('2018-04-17');
     expect(repaired('TATE: 10/00/2017')).toBeNull();
     expect(repaired('RC11-23-42 - 12/144')).toBeNull();
+  });
+});
+
+describe('wholeDate: a text that is a date', () => {
+  it('reads the date only when it makes up half the text or more', () => {
+    expect(wholeDate('30/11/2026', 'dmy')).toBe('2026-11-30');
+    expect(wholeDate('Date 30/11/2026', 'dmy')).toBe('2026-11-30');
+    expect(wholeDate('Invoice issued on the 30/11/2026 at the shop', 'dmy')).toBeNull();
   });
 });
