@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountsIn, currencyOf, detectConvention, isCurrencySign, parseNumber } from '../../../src/extract/locale/numbers.js';
+import { amountsIn, currencyOf, detectConvention, digitsApart, isCurrencySign, looseNumber, oneDigitApart, parseNumber, sameAmount, withinACent } from '../../../src/extract/locale/numbers.js';
 
 const v = (text: string, conv: 'dot' | 'comma' | null = null) => parseNumber(text, conv)?.value ?? null;
 
@@ -152,5 +152,32 @@ describe('isCurrencySign', () => {
   it('is a sign alone, not an amount or a word', () => {
     for (const s of ['$', '€', '£', 'US$', 'A$']) expect(isCurrencySign(s)).toBe(true);
     for (const s of ['$12', 'EUR', 'S']) expect(isCurrencySign(s)).toBe(false);
+  });
+});
+
+describe('amounts compared to the cent', () => {
+  it('sameAmount rounds both to cents first; withinACent compares them as they are', () => {
+    expect(sameAmount(0.1 + 0.2, 0.3)).toBe(true);
+    expect(sameAmount(2.3449, 2.33)).toBe(true);
+    expect(withinACent(2.3449, 2.33)).toBe(false);
+    expect(withinACent(2.335, 2.33)).toBe(true);
+  });
+  it('counts the places two prints differ in; one apart is a one-digit misreading', () => {
+    expect(digitsApart('38.75', '39.75')).toBe(1);
+    expect(digitsApart('812.85', '312.05')).toBe(2);
+    expect(digitsApart('38.75', '138.75')).toBeNull();
+    expect(oneDigitApart('38.75', '39.75')).toBe(true);
+    expect(oneDigitApart('38.75', '38.75')).toBe(false);
+  });
+});
+
+describe('looseNumber: a span as OCR left it', () => {
+  it('drops one bracket alone and letters glued before the digits; a percentage is no number', () => {
+    expect(looseNumber('( 47.70')).toBe(47.7);
+    expect(looseNumber('(47.70)')).toBe(-47.7);
+    expect(looseNumber('RM12.50')).toBe(12.5);
+    expect(looseNumber('S12.50')).toBe(12.5);
+    expect(looseNumber('6 %')).toBeNull();
+    expect(looseNumber('TOTAL')).toBeNull();
   });
 });
