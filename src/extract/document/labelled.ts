@@ -7,6 +7,7 @@ import type { Field, Word } from '../types.js';
 import { DETERMINER, labelRegex, TITLE_WORD, type LabelField } from '../locale/labels.js';
 import { box, inkOf, joinWords, type TextLine } from '../locale/lines.js';
 import { valueAfter } from './lines.js';
+import { DATE_SHAPED } from '../locale/dates.js';
 
 export const LABEL_FIELDS: LabelField[] = [
   'invoice_number',
@@ -123,7 +124,7 @@ export function readIdentifier(c: Candidate): Field | null {
     // OCR reads a colon `;` at times.
     if (/[:：;]$/.test(w.text) || /^[:：;]$/.test(c.words[i + 1]?.text ?? '')) return null;
     if (!/\d/.test(t) || t.length > 32 || !/^[\p{L}\p{N}][\p{L}\p{N}/._-]*$/u.test(t)) continue;
-    if (/^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$|^\d{4}-\d{2}-\d{2}$/.test(t)) continue;
+    if (DATE_SHAPED.test(t) || /^\d{4}-\d{2}-\d{2}$/.test(t)) continue;
     if (/^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(t)) continue;
     const next = c.words[i + 1]?.text ?? '';
     if (/^\d{1,5}[A-Za-z]?$/.test(t) && /^\p{L}{2,}/u.test(next)) return null;

@@ -7,6 +7,7 @@ import { candidates, field, labelledConfidence, type Candidate } from './labelle
 import { joinWords, type TextLine } from '../locale/lines.js';
 import { isAddressLine } from './address-lines.js';
 import { summaryKind } from '../lineitems/vocabulary.js';
+import { DATE_SHAPED } from '../locale/dates.js';
 
 /** The customer's name: the labelled value up to its first comma (the address follows), or the name before `御中` / `様`. */
 export function customerName(lines: TextLine[]): Field | null {
@@ -81,7 +82,7 @@ export function vendorTaxId(lines: TextLine[], vendor: Field | null = null): Fie
       words.push(w);
     }
     const text = joinWords(words);
-    if ((text.match(/\d/g) ?? []).length < 6 || /^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/.test(text)) continue;
+    if ((text.match(/\d/g) ?? []).length < 6 || DATE_SHAPED.test(text)) continue;
     const f = field(text, words, c.line.page, labelledConfidence(c), text);
     // Ranked by how the id is printed, not by how surely OCR read it: a scan reads the vendor's
     // head in small type less surely than a representative's id in the footer.

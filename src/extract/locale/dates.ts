@@ -108,6 +108,14 @@ const LOST_DASH = /(?<![\d.,:/-])(\d{1,2})\.?\s+(\d{1,2})-(\d{2})\s+(?:[01]?\d|2
 /** Digits OCR reads for one another in a receipt's print (`30/63/2018` for 30/03, `2078` for 2018). */
 const CONFUSED: Record<string, string> = { '0': '869', '1': '74', '2': '7', '3': '8', '4': '1', '5': '63', '6': '058', '7': '1', '8': '0639', '9': '08' };
 
+/**
+ * Digits shaped like a numeric date, day or month first (`30.11.2026`, `1/2/26`, `30-11-26`),
+ * whatever date they read as: a number or an identifier so shaped is taken for a date.
+ */
+export const DATE_SHAPE = /\d{1,2}[./-]\d{1,2}[./-]\d{2,4}/;
+/** A text that is only digits shaped like a numeric date (`DATE_SHAPE`). */
+export const DATE_SHAPED = new RegExp(`^${DATE_SHAPE.source}$`);
+
 /** The date `text` is, in `order`, as ISO: only when that date makes up half its characters or more. */
 export function wholeDate(text: string, order: DateOrder): string | null {
   const d = findDate(text, order);

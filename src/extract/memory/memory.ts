@@ -6,6 +6,7 @@
 import type { Field, StoredPage, VendorMemory } from '../types.js';
 import { occurrences, type Occurrence } from './spans.js';
 import { kindOf, norm, pageLines } from './words.js';
+import { DATE_SHAPE } from '../locale/dates.js';
 
 const MAX_ANCHORS = 3;
 const MAX_TOKENS = 60;
@@ -61,7 +62,7 @@ export function headCodes(pages: StoredPage[]): string[] {
       // Labelled, in brackets after the name (`(139386 X)`), or alone on its line with a check letter (`002043319-W`; not a phone number).
       const alone = line.words.length <= 2 && /^[-\s]?[A-Za-z]\b/.test(text.slice(m.index + m[0].length));
       if (!labelled && !alone && !/\(\s*$/.test(text.slice(0, m.index))) continue;
-      if (/\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d:\d/.test(m[0])) continue;
+      if (DATE_SHAPE.test(m[0]) || /\d:\d/.test(m[0])) continue;
       // Single spaces only: two numbers of a line (`Lot 3 40300`) stay apart.
       for (const part of m[0].split(/\s{2,}/)) {
         const digits = part.replace(/\D/g, '');

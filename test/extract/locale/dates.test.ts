@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findDate, findPeriod, repairDate, wholeDate } from '../../../src/extract/locale/dates.js';
+import { DATE_SHAPED, findDate, findPeriod, repairDate, wholeDate } from '../../../src/extract/locale/dates.js';
 
 const iso = (t: string, order: 'dmy' | 'mdy' | 'ymd' = 'dmy') => findDate(t, order)?.iso ?? null;
 
@@ -92,5 +92,12 @@ describe('wholeDate: a text that is a date', () => {
     expect(wholeDate('30/11/2026', 'dmy')).toBe('2026-11-30');
     expect(wholeDate('Date 30/11/2026', 'dmy')).toBe('2026-11-30');
     expect(wholeDate('Invoice issued on the 30/11/2026 at the shop', 'dmy')).toBeNull();
+  });
+});
+
+describe('DATE_SHAPED: digits shaped like a numeric date', () => {
+  it('takes day-or-month-first shapes whatever they read as, not codes or amounts', () => {
+    for (const t of ['30.11.2026', '1/2/26', '30-11-26', '45/67/2026']) expect(DATE_SHAPED.test(t)).toBe(true);
+    for (const t of ['2026-11-30', 'INV-30/11/2026', '1.234,56', '30.11']) expect(DATE_SHAPED.test(t)).toBe(false);
   });
 });
