@@ -3,7 +3,7 @@
  * memory follows the page, not the batch), and the flat line-item row of the CSV and the XLSX
  * line-items sheet.
  */
-import { FIELD_NAMES } from '../../extract/types.js';
+import { DATE_FIELDS, FIELD_NAMES } from '../../extract/types.js';
 import type { Account, BatchRow, DocumentResultRow, Store } from '../../store/types.js';
 import { documentResultView, type DocumentResultView } from '../../contract/views.js';
 
@@ -92,7 +92,7 @@ export function documentRow(doc: DocumentResultView): Cell[] {
 export const FIELD_COLUMNS = ['document_id', 'filename', 'document_type', ...FIELD_NAMES, 'custom_fields'] as const;
 
 /** Fields whose values are ISO dates (`YYYY-MM-DD`), written as dates where the format has them. */
-export const DATE_FIELDS: ReadonlySet<string> = new Set(['issue_date', 'due_date', 'period_start', 'period_end']);
+export const DATE_COLUMNS: ReadonlySet<string> = new Set(DATE_FIELDS);
 
 /** The document's one row of fields: each field's typed value, null where it was not found. */
 export function fieldRow(doc: DocumentResultView): Cell[] {

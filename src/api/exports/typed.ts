@@ -8,7 +8,7 @@
 import { findDate, numericParts, type DateOrder } from '../../extract/locale/dates.js';
 import { detectConvention, normalizeText, parseNumber, type Convention } from '../../extract/locale/numbers.js';
 import type { DocumentResultView } from '../../contract/views.js';
-import { FIELD_NAMES } from '../../extract/types.js';
+import { DATE_FIELDS, FIELD_NAMES } from '../../extract/types.js';
 
 /** How a document writes numbers and numeric dates. */
 export interface NumberStyle {
@@ -45,7 +45,7 @@ export function documentNumberStyle(doc: DocumentResultView): NumberStyle {
   const texts = cellTexts(doc);
   const convention = detectConvention(texts, 'dot') ?? 'dot';
   const votes = { dmy: 0, mdy: 0 };
-  for (const name of ['issue_date', 'due_date', 'period_start', 'period_end'] as const) {
+  for (const name of DATE_FIELDS) {
     const f = doc.fields?.[name];
     if (!f || typeof f.value !== 'string') continue;
     const asDmy = findDate(f.text, 'dmy')?.iso === f.value;

@@ -16,25 +16,26 @@
 import { PassThrough } from 'node:stream';
 import type ExcelJS from 'exceljs';
 import type { DocumentResultView } from '../../contract/views.js';
-import { DATE_FIELDS, DOCUMENT_COLUMNS, documentRow, FIELD_COLUMNS, fieldRow } from './rows.js';
+import { DATE_COLUMNS, DOCUMENT_COLUMNS, documentRow, FIELD_COLUMNS, fieldRow } from './rows.js';
 import { LineItemColumns, type SheetCell } from './line-items-sheet.js';
 import { SheetNames } from './sheet-names.js';
 import { boldRow, ColumnWidths, sheetOptions, styleSheet } from './sheet-style.js';
 import { documentNumberStyle } from './typed.js';
 import { streamedExporter, type Docs } from './streamed.js';
 import { writeTableSheet } from './xlsx-table.js';
+import { MONEY_FIELDS } from '../../extract/types.js';
 
 const TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const MONEY = '#,##0.00';
 const DATE = 'yyyy-mm-dd';
-const MONEY_FIELDS: ReadonlySet<string> = new Set(['total', 'subtotal', 'tax', 'amount_due', 'opening_balance', 'closing_balance']);
+const MONEY_COLUMNS: ReadonlySet<string> = new Set(MONEY_FIELDS);
 
 /** The Fields row: ISO date strings as dates, amounts in the money format. */
 function typedFieldRow(doc: DocumentResultView): SheetCell[] {
   return fieldRow(doc).map((value, i) => {
     const column = FIELD_COLUMNS[i]!;
-    if (typeof value === 'string' && DATE_FIELDS.has(column)) return { value: new Date(`${value}T00:00:00Z`), numFmt: DATE };
-    return typeof value === 'number' && MONEY_FIELDS.has(column) ? { value, numFmt: MONEY } : { value };
+    if (typeof value === 'string' && DATE_COLUMNS.has(column)) return { value: new Date(`${value}T00:00:00Z`), numFmt: DATE };
+    return typeof value === 'number' && MONEY_COLUMNS.has(column) ? { value, numFmt: MONEY } : { value };
   });
 }
 
