@@ -96,14 +96,6 @@ function titleScore(lines: TextLine[], type: Exclude<DocumentType, 'other'>): nu
   return score;
 }
 
-/**
- * Whether any type's title is near the top of page 1: without one no type can score enough
- * (the cues add 4 at most), so the document is `other` before its fields are read.
- */
-export function hasTopTitle(lines: TextLine[]): boolean {
-  return (['invoice', 'receipt', 'bank_statement'] as const).some((t) => titleScore(lines, t) >= 4);
-}
-
 /** The document's type (`other` unless one type's title or a till's payment block says it, with its cues). */
 export function classify(lines: TextLine[], cues: Cues): DocumentType {
   const f = cues.fields;
