@@ -3,6 +3,7 @@
  * cell (empty text allowed), so consumers can index `cells` by row and column without gaps.
  */
 import type { BBox, Cell, Table, Word } from '../types.js';
+import { hundredths } from '../geometry.js';
 import { cellText } from './lines.js';
 
 export interface PlacedCell {
@@ -29,8 +30,6 @@ function wordsBox(words: Word[]): BBox {
   ];
 }
 
-const round = (v: number) => Math.round(v * 100) / 100;
-
 /**
  * Builds the table; `colEdges`/`rowEdges` (n+1 values) give the boxes of positions no placed
  * cell covers. Cell boxes are the ruled area for lattice cells and the text box for stream ones.
@@ -44,7 +43,7 @@ export function buildTable(page: number, placed: PlacedCell[], colEdges: number[
     cells.push({
       row: p.row, col: p.col, row_span: p.row_span, col_span: p.col_span,
       text: cellText(p.words),
-      bbox: (p.words.length ? wordsBox(p.words) : p.area).map(round) as BBox,
+      bbox: (p.words.length ? wordsBox(p.words) : p.area).map(hundredths) as BBox,
       confidence: confidenceOf(p.words),
     });
   }
@@ -53,7 +52,7 @@ export function buildTable(page: number, placed: PlacedCell[], colEdges: number[
       if (taken.has(`${r},${c}`)) continue;
       cells.push({
         row: r, col: c, row_span: 1, col_span: 1, text: '',
-        bbox: [colEdges[c], rowEdges[r], colEdges[c + 1], rowEdges[r + 1]].map(round) as BBox,
+        bbox: [colEdges[c], rowEdges[r], colEdges[c + 1], rowEdges[r + 1]].map(hundredths) as BBox,
         confidence: null,
       });
     }
@@ -62,15 +61,22 @@ export function buildTable(page: number, placed: PlacedCell[], colEdges: number[
   const bbox: BBox = [
     Math.min(colEdges[0], ...cells.map((c) => c.bbox[0])), Math.min(rowEdges[0], ...cells.map((c) => c.bbox[1])),
     Math.max(colEdges[nCols], ...cells.map((c) => c.bbox[2])), Math.max(rowEdges[nRows], ...cells.map((c) => c.bbox[3])),
-  ].map(round) as BBox;
+  ].map(hundredths) as BBox;
   return { page, pages: [page], bbox, n_rows: nRows, n_cols: nCols, header_rows: headerRows, cells };
 }
 
 /** Matches numbers, amounts, percentages, dates and dashes standing for zero ("-", "–", "n/a"). */
 const NUMERIC = /^[-–—+−(]?[$€£¥]?\s?[\d.,' \u00a0]*\d[\d.,' \u00a0]*\s?%?[)]?[*a-z]?$|^[-–—]+$|^n\/?a$/i;
 
-/** True when a cell's text reads as a number (or a dash standing in for one). */
-export function isNumeric(text: string): boolean {
+/**
+ * True when a table cell's text stands as a number in a column of figures: a number, amount,
+ * percentage or date, or a dash or "n/a" standing in for one. It reads the print's shape, not
+ * its value, so it says yes where `isNumeric` of locale/numbers.ts (one number, well grouped, in
+ * either convention) says no: dashes and "n/a", a note mark after the figure ("12a", "12*"),
+ * dates and figures run together ("15.01.2024", "12 34 56", "1,2,3"); and no where a currency
+ * is written as a code or word, or the sign trails ("EUR 12", "kr 12", "US$ 5", "12.00-", "12,-").
+ */
+export function isNumberCell(text: string): boolean {
   const t = text.trim();
   return t !== '' && NUMERIC.test(t);
 }
@@ -87,7 +93,7 @@ export const isMark = (text: string) => MARK.test(text.trim());
 
 /** A number, or a figure with signs or units around its digits ("34° 49' 23\"", "+5%", "1,2)") and no word. */
 export function isFigure(text: string): boolean {
-  return isNumeric(text) || (/\d/.test(text) && !/\p{L}{2}/u.test(text));
+  return isNumberCell(text) || (/\d/.test(text) && !/\p{L}{2}/u.test(text));
 }
 
 /**

@@ -8,7 +8,8 @@
  * lines set further apart, read as a table of its own, joins the table under it too.
  */
 import type { BBox, Cell, Table } from '../types.js';
-import { median, type Chunk, type TextLine } from './lines.js';
+import { type Chunk, type TextLine } from './lines.js';
+import { hundredths, median } from '../geometry.js';
 import { isFigure } from './grid.js';
 import { FIGURE_CAPTION, TABLE_CAPTION } from './blocks.js';
 
@@ -214,13 +215,12 @@ function prependRow(t: Table, cells: Cell[]): Table {
     const [x0, x1] = colX(c);
     empty.push({ row: 0, col: c, row_span: 1, col_span: 1, text: '', bbox: [x0, y0, x1, y1], confidence: null });
   }
-  const round = (v: number) => Math.round(v * 100) / 100;
-  const top = [...cells, ...empty].map((c) => ({ ...c, bbox: c.bbox.map(round) as BBox }));
+  const top = [...cells, ...empty].map((c) => ({ ...c, bbox: c.bbox.map(hundredths) as BBox }));
   return {
     ...t,
     n_rows: t.n_rows + 1,
     header_rows: Math.max(1, t.header_rows + 1),
-    bbox: [Math.min(t.bbox[0], ...cells.map((c) => c.bbox[0])), round(y0), Math.max(t.bbox[2], ...cells.map((c) => c.bbox[2])), t.bbox[3]].map(round) as BBox,
+    bbox: [Math.min(t.bbox[0], ...cells.map((c) => c.bbox[0])), hundredths(y0), Math.max(t.bbox[2], ...cells.map((c) => c.bbox[2])), t.bbox[3]].map(hundredths) as BBox,
     cells: [...top, ...shifted].sort((a, b) => a.row - b.row || a.col - b.col),
   };
 }

@@ -8,10 +8,11 @@ import { withoutLeaders } from './leaders.js';
 import { withSignsJoined } from './currency.js';
 import { mergeRulings } from './rulings.js';
 import { latticeTables } from './lattice.js';
-import { median, textLines, type TextLine } from './lines.js';
+import { textLines, type TextLine } from './lines.js';
+import { hundredths, inside, median } from '../geometry.js';
 import { tableBlocks } from './blocks.js';
 import { streamTable } from './stream.js';
-import { isNumeric } from './grid.js';
+import { isNumberCell } from './grid.js';
 import { withHeaderAbove, withHeaderTables } from './header.js';
 import { withMisreadsRight } from './misreads.js';
 import { withRuledSections } from './sections.js';
@@ -28,11 +29,6 @@ export function documentTables(layouts: PageLayout[]): Table[] {
   const tables = body.map(detectTables);
   return pass('stitch', () => stitchTables(tables, body));
 }
-
-const inside = (w: Word, b: BBox) => {
-  const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
-  return cx >= b[0] && cx <= b[2] && cy >= b[1] && cy <= b[3];
-};
 
 /** An OCR word taller than wide is turned text; a text layer says its words' rotation (and narrow boxes are only estimates). */
 const rotated = (w: Word) => w.confidence !== null && w.text.length >= 2 && w.y1 - w.y0 > 1.5 * (w.x1 - w.x0);
@@ -141,7 +137,7 @@ function latticeInPoints(layout: PageLayout): ReturnType<typeof latticeTables> {
   const u = layout.unitsPerPoint ?? 1;
   if (u < MIN_POINT_SCALE) return latticeTables(layout.page, mergeRulings(layout.rulings), layout.words);
   const down = <T extends { x0: number; y0: number; x1: number; y1: number }>(b: T): T => ({ ...b, x0: b.x0 / u, y0: b.y0 / u, x1: b.x1 / u, y1: b.y1 / u });
-  const up = (b: BBox): BBox => b.map((v) => Math.round(v * u * 100) / 100) as BBox;
+  const up = (b: BBox): BBox => b.map((v) => hundredths(v * u)) as BBox;
   const words = layout.words.map((w) => ({ ...down(w), size: w.size / u }));
   return latticeTables(layout.page, mergeRulings(layout.rulings.map(down)), words).map(({ table, box }) => ({
     box: up(box),
@@ -183,7 +179,7 @@ function textOf(t: Table, words: Word[]): { ws: Word[]; ink: number; full: numbe
   const ws = words.filter((w) => inside(w, b));
   const ink = area > 0 ? ws.reduce((s, w) => s + (w.x1 - w.x0) * (w.y1 - w.y0), 0) / area : 0;
   const full = t.cells.filter((c) => c.text.trim() !== '');
-  return { ws, ink, full: full.length, numbers: full.filter((c) => isNumeric(c.text)).length };
+  return { ws, ink, full: full.length, numbers: full.filter((c) => isNumberCell(c.text)).length };
 }
 
 /** Marks read as text: words cover under this share of the box (a chart's labels 0.01-0.09)… */

@@ -5,8 +5,9 @@
  */
 import type { BBox, Ruling, Table, Word } from '../types.js';
 import type { Rulings } from './rulings.js';
-import { buildTable, compactGrid, isFigure, isNumeric, type PlacedCell } from './grid.js';
-import { breaksOff, median, textLines, type TextLine } from './lines.js';
+import { buildTable, compactGrid, isFigure, isNumberCell, type PlacedCell } from './grid.js';
+import { breaksOff, textLines, type TextLine } from './lines.js';
+import { median } from '../geometry.js';
 import { findColumns } from './columns.js';
 
 /** Lines within this distance (page units) touch: pens overshoot or stop short by ~1–2 pt. */
@@ -319,7 +320,7 @@ function virtualRows(comp: { h: Ruling[]; v: Ruling[] }, words: Word[]): Ruling[
     // Data rows, not a wrapped header: most lines of the band carry a number, or the band lies
     // under a ruled header band and holds more lines than a header cell wraps to, most of them
     // with text in two columns or more (a list of names and places).
-    const withNumbers = lines.filter((l) => l.words.some((w) => isNumeric(w.text))).length;
+    const withNumbers = lines.filter((l) => l.words.some((w) => isNumberCell(w.text))).length;
     const across = lines.filter((l) => new Set(l.words.map((w) => xs.findIndex((x, c) => c + 1 < xs.length && (w.x0 + w.x1) / 2 > x && (w.x0 + w.x1) / 2 < xs[c + 1]))).size >= 2).length;
     const body = r > 0 && lines.length > MAX_HEADER_LINES && across >= 0.8 * lines.length;
     if (tall < 2 || (withNumbers < lines.length / 2 && !body)) continue;
@@ -374,7 +375,7 @@ function virtualColumns(comp: { h: Ruling[]; v: Ruling[] }, words: Word[]): Ruli
 function firstNumericRow(placed: PlacedCell[], nRows: number): number {
   for (let r = 0; r < nRows; r++) {
     const row = placed.filter((p) => p.row === r && p.col > 0 && p.words.length);
-    if (row.some((p) => isNumeric(p.words.map((w) => w.text).join(' ')))) return Math.min(r, Math.floor(nRows / 2));
+    if (row.some((p) => isNumberCell(p.words.map((w) => w.text).join(' ')))) return Math.min(r, Math.floor(nRows / 2));
   }
   return nRows > 2 ? 1 : 0;
 }

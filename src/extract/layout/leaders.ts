@@ -9,7 +9,7 @@
  * the reader found among a leader's dots is the leader's.
  */
 import type { Word } from '../types.js';
-import { median } from './lines.js';
+import { median } from '../geometry.js';
 
 const LEADER = /[.·…_‥⋯]{3,}$/u;
 const ONLY_LEADER = /^[.·…_‥⋯]+$/u;

@@ -4,6 +4,7 @@
  */
 import type { Word } from '../types.js';
 import { endsInLeader } from './leaders.js';
+import { median } from '../geometry.js';
 import { pass } from '../passes.js';
 
 /** A gap wider than this (× font size) separates chunks: word spaces, even justified, stay under ~0.5 em. */
@@ -27,14 +28,6 @@ export interface TextLine {
   x1: number;
   y1: number;
   size: number;
-}
-
-/** Median of a non-empty list (0 for an empty one). */
-export function median(xs: number[]): number {
-  if (xs.length === 0) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 function chunkOf(words: Word[]): Chunk {

@@ -4,7 +4,7 @@
  * a text layer's cells keep their text.
  */
 import type { Cell, Table } from '../types.js';
-import { isNumeric } from './grid.js';
+import { isNumberCell } from './grid.js';
 
 /** The table with its OCR'd cells' misreads put right. */
 export function withMisreadsRight(t: Table): Table {
@@ -50,7 +50,7 @@ function zerosReadAsLetters(cells: Cell[]): void {
     const zeros = col.filter((c) => c.confidence !== null && LETTER_ZERO.test(c.text.trim()));
     if (zeros.length === 0) continue;
     const others = col.filter((c) => !zeros.includes(c));
-    const numbers = others.filter((c) => isNumeric(c.text)).length;
+    const numbers = others.filter((c) => isNumberCell(c.text)).length;
     if (numbers < FIGURE_COLUMN_MIN || numbers < FIGURE_COLUMN * others.length) continue;
     for (const c of zeros) c.text = '0';
   }

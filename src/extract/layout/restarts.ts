@@ -3,8 +3,9 @@
  * between them read as one block of lines. A header after rows of figures (a line of units, or
  * the block's own header read again) starts another table.
  */
-import { median, type TextLine } from './lines.js';
-import { isMark, isNumeric, isUnit } from './grid.js';
+import type { TextLine } from './lines.js';
+import { median } from '../geometry.js';
+import { isMark, isNumberCell, isUnit } from './grid.js';
 import { editDistance } from '../edit-distance.js';
 
 /** A repeated header line stands where the first one stood, give or take this (× font size). */
@@ -13,7 +14,7 @@ const EDGE_EM = 1;
 /** A year heading a column ("2018"): header text, not a body figure. */
 const YEAR = /^(19|20)\d\d$/;
 /** A body figure: a number, amount or dash that no header holds. */
-const bodyFigure = (text: string) => isNumeric(text) && !YEAR.test(text.trim());
+const bodyFigure = (text: string) => isNumberCell(text) && !YEAR.test(text.trim());
 /**
  * A header line: no body figure, or more words than figures over the columns ("… | 1 | 2 | Year 3 |
  * Total"); a row's label cut in two or a misread figure ("Cl") is one word among its figures.

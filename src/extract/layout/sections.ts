@@ -11,7 +11,7 @@ import { textLines, type TextLine } from './lines.js';
 import { tableBlocks } from './blocks.js';
 import { streamTable } from './stream.js';
 import { mergeRulings } from './rulings.js';
-import { isNumeric } from './grid.js';
+import { isNumberCell } from './grid.js';
 import { pass } from '../passes.js';
 
 type Grid = { table: Table | null; box: BBox };
@@ -72,7 +72,7 @@ function rowsBeside(grid: Grid, block: TextLine[], layout: PageLayout, verticals
   if (rules.length === 0) return false;
   const first = Math.min(...rules);
   const outside = block.filter((l) => l.y1 < b[1] + tol || l.y0 > b[3] - tol);
-  const rows = outside.filter((l) => l.words.filter((w) => isNumeric(w.text) && w.x0 > first).length >= ROW_FIGURES && !l.words.some((w) => rules.some((x) => w.x0 < x - tol && w.x1 > x + tol)));
+  const rows = outside.filter((l) => l.words.filter((w) => isNumberCell(w.text) && w.x0 > first).length >= ROW_FIGURES && !l.words.some((w) => rules.some((x) => w.x0 < x - tol && w.x1 > x + tol)));
   return rows.length >= MIN_SECTIONS;
 }
 
@@ -96,6 +96,6 @@ function sections(grids: Grid[], layout: PageLayout, words: Word[], verticals: R
     const between = words.filter((w) => (w.y0 + w.y1) / 2 > a.box[3] && (w.y0 + w.y1) / 2 < b.box[1]);
     if (between.some((w) => shared.some((x) => w.x0 < x - tol && w.x1 > x + tol))) return false;
     const first = Math.min(...shared);
-    return textLines(between).some((l) => l.words.filter((w) => isNumeric(w.text) && w.x0 > first).length >= ROW_FIGURES);
+    return textLines(between).some((l) => l.words.filter((w) => isNumberCell(w.text) && w.x0 > first).length >= ROW_FIGURES);
   });
 }

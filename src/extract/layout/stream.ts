@@ -6,8 +6,9 @@
  * blocks that read as prose or lists are refused.
  */
 import type { Table, Word } from '../types.js';
-import { buildTable, isFigure, isMark, isNumeric, isUnit, type PlacedCell } from './grid.js';
-import { goesOnFrom, median, type TextLine } from './lines.js';
+import { buildTable, isFigure, isMark, isNumberCell, isUnit, type PlacedCell } from './grid.js';
+import { goesOnFrom, type TextLine } from './lines.js';
+import { median } from '../geometry.js';
 import { findColumns, type Columns } from './columns.js';
 import { parseNumber } from '../locale/numbers.js';
 
@@ -94,7 +95,7 @@ function numericColumns(rows: Row[], nCols: number): Set<number> {
   const out = new Set<number>();
   for (let c = 0; c < nCols; c++) {
     const texts = rows.flatMap((r) => r.cells.filter((x) => x.col === c && x.span === 1).map(textOf));
-    if (texts.length >= 2 && texts.filter(isNumeric).length >= 0.6 * texts.length) out.add(c);
+    if (texts.length >= 2 && texts.filter(isNumberCell).length >= 0.6 * texts.length) out.add(c);
   }
   return out;
 }
@@ -146,11 +147,11 @@ const GOES_ON = /^(\p{Ll}|\((?![\p{L}\d]{1,3}\))\p{L})/u;
 function labelOver(row: Row, next: Row | undefined, numeric: Set<number>, typical: number): boolean {
   if (!next || row.heading || next.heading || row.cells.length !== 1 || numeric.size === 0) return false;
   const label = row.cells[0], text = textOf(label).trim();
-  if (numeric.has(label.col) || isNumeric(text) || /\d/.test(text.slice(-1)) || /:$/.test(text)) return false;
+  if (numeric.has(label.col) || isNumberCell(text) || /\d/.test(text.slice(-1)) || /:$/.test(text)) return false;
   const gap = next.y0 - row.y1;
   if (gap > typical + 0.2 * row.size || gap < -0.1 * row.size) return false;
   const own = next.cells.find((c) => c.col === label.col && c.span === label.span);
-  return own !== undefined && GOES_ON.test(textOf(own).trim()) && next.cells.some((c) => c !== own && numeric.has(c.col) && isNumeric(textOf(c)));
+  return own !== undefined && GOES_ON.test(textOf(own).trim()) && next.cells.some((c) => c !== own && numeric.has(c.col) && isNumberCell(textOf(c)));
 }
 
 /** A figure with a dash after it ("USD0.87 -", "2.1% –"): a range broken after its dash. */
@@ -257,11 +258,11 @@ function foldContinuations(rows: Row[], numeric: Set<number>, wraps = true): Row
     }
     if (prev && numeric.size > 0) {
       const gap = boxGap(prev, row);
-      const noNumbers = row.cells.every((c) => !numeric.has(c.col) || c.span > 1) && row.cells.every((c) => !isNumeric(textOf(c)));
+      const noNumbers = row.cells.every((c) => !numeric.has(c.col) || c.span > 1) && row.cells.every((c) => !isNumberCell(textOf(c)));
       const continues = row.cells.every((c) => prev.cells.some((p) => p.col === c.col && p.span === c.span));
       // A header cell of two lines ("Amount / 2025") is set tighter than the rows below it: its
       // second line continues it even when it reads as a number.
-      const headerLine = out.length === 1 && !prev.cells.some((c) => isNumeric(textOf(c))) && gap < typical - 0.25 * row.size;
+      const headerLine = out.length === 1 && !prev.cells.some((c) => isNumberCell(textOf(c))) && gap < typical - 0.25 * row.size;
       if (continues && !introduces && (headerLine || (noNumbers && gap <= typical + 0.2 * row.size))) {
         for (const c of row.cells) prev.cells.find((p) => p.col === c.col && p.span === c.span)!.words.push(...c.words);
         extend(prev, row);
@@ -277,7 +278,7 @@ function foldContinuations(rows: Row[], numeric: Set<number>, wraps = true): Row
         const over = prev.cells.filter((p) => p.col <= c.col + c.span - 1 && c.col <= p.col + p.span - 1);
         return over.length === 0 || (over.length === 1 && over[0].col === c.col && over[0].span === c.span);
       };
-      const stacked = !prev.cells.some((c) => isNumeric(textOf(c))) && !units(row) && row.cells.every((c) => !isNumeric(textOf(c)) && goesOn(c));
+      const stacked = !prev.cells.some((c) => isNumberCell(textOf(c))) && !units(row) && row.cells.every((c) => !isNumberCell(textOf(c)) && goesOn(c));
       if (stacked && row.cells.some((c) => numeric.has(c.col)) && lineGap(prev, row) <= tight + LINE_GAP_EM * size && lineGap(prev, row) > -0.1 * size) {
         for (const c of row.cells) addCell(prev, c);
         extend(prev, row);
@@ -331,7 +332,7 @@ function axisLine(row: Row): boolean {
  */
 function axisOnly(rows: Row[]): boolean {
   const axes = rows.filter(axisLine);
-  return axes.length === 1 && rows.every((r) => axes.includes(r) || !r.cells.some((c) => isNumeric(textOf(c))));
+  return axes.length === 1 && rows.every((r) => axes.includes(r) || !r.cells.some((c) => isNumberCell(textOf(c))));
 }
 
 /** A section number: "4", "8.6", "3.2.1." */
@@ -348,7 +349,7 @@ function numberedHeadings(rows: Row[], nCols: number): boolean {
   return rows.every((r) => {
     const first = r.cells.find((c) => c.col === 0 && c.span === 1);
     const rest = r.cells.filter((c) => c !== first);
-    return first !== undefined && SECTION_NUMBER.test(textOf(first)) && rest.length > 0 && rest.every((c) => !isNumeric(textOf(c)));
+    return first !== undefined && SECTION_NUMBER.test(textOf(first)) && rest.length > 0 && rest.every((c) => !isNumberCell(textOf(c)));
   });
 }
 
@@ -387,7 +388,7 @@ function looksLikeTable(rows: Row[], nCols: number): boolean {
   // A block whose cells are mostly figures is a table whatever case its labels take ("age",
   // "weekly wage" beside columns of estimates): prose cut at its spaces leaves few figures.
   const texts = cells.map(textOf).filter((t) => /^\p{L}/u.test(t));
-  const figures = cells.filter((c) => isNumeric(textOf(c))).length;
+  const figures = cells.filter((c) => isNumberCell(textOf(c))).length;
   if (figures < MOSTLY_FIGURES * cells.length && texts.length >= 4 && texts.filter((t) => /^\p{Ll}/u.test(t)).length > 0.4 * texts.length) return false;
   if (isChart(rows, nCols) || displayEquations(rows)) return false;
   if (numberedHeadings(rows, nCols)) return false;
@@ -453,7 +454,7 @@ function isList(rows: Row[], nCols: number): boolean {
   if (first.length === 0) return false;
   if (first.every((t) => BULLET.test(t))) return true;
   const items = rows.flatMap((r) => r.cells.filter((c) => c.col !== 0).map(textOf));
-  if (nCols !== 2 || first.length < 2 || items.some(isNumeric)) return false;
+  if (nCols !== 2 || first.length < 2 || items.some(isNumberCell)) return false;
   return first.every((t) => READ_BULLET.test(t)) || countsUp(first);
 }
 
@@ -505,7 +506,7 @@ export function streamTable(page: number, block: TextLine[]): Table | null {
   const remap = new Map(used.map((c, i) => [c, i]));
   const colEdges = [...used.map((c) => cols[c][0]), cols[used[used.length - 1]][1]];
   const rowEdges = [...rows.map((r) => r.y0), rows[rows.length - 1].y1];
-  let header = rows.findIndex((r) => r.cells.some((c) => numeric.has(c.col) && c.span === 1 && isNumeric(textOf(c))));
+  let header = rows.findIndex((r) => r.cells.some((c) => numeric.has(c.col) && c.span === 1 && isNumberCell(textOf(c))));
   if (header < 0) header = rows.length > 2 ? 1 : 0;
   header = Math.min(header, Math.floor(rows.length / 2));
   const placed: PlacedCell[] = [];

@@ -5,6 +5,7 @@
  * and columns come out as the table reads, not transposed.
  */
 import type { BBox, PageLayout, Rotation, Ruling, Table, Word } from '../types.js';
+import { hundredths } from '../geometry.js';
 
 type Point = [number, number];
 
@@ -42,11 +43,9 @@ export function turnUpright(layout: PageLayout, words: Word[], rot: Rotation): P
   };
 }
 
-const round = (v: number) => Math.round(v * 100) / 100;
-
 /** A table found in the upright frame of `rot`, with its boxes back in page coordinates. */
 export function turnBack(t: Table, layout: PageLayout, rot: Rotation): Table {
   const { back } = maps(rot, layout.width, layout.height);
-  const onPage = (b: BBox) => box(back, b).map(round) as BBox;
+  const onPage = (b: BBox) => box(back, b).map(hundredths) as BBox;
   return { ...t, bbox: onPage(t.bbox), cells: t.cells.map((c) => ({ ...c, bbox: onPage(c.bbox) })) };
 }
