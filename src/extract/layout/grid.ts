@@ -4,7 +4,7 @@
  */
 import type { BBox, Cell, Table, Word } from '../types.js';
 import { hundredths } from '../geometry.js';
-import { cellText } from './lines.js';
+import { cellText } from './prepare/lines.js';
 
 export interface PlacedCell {
   row: number;

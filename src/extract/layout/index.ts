@@ -3,22 +3,22 @@
  * tables first (ruled grids), then stream tables in the text the grids did not claim.
  */
 import type { BBox, PageLayout, Rotation, Table, Word } from '../types.js';
-import { turnBack, turnUpright } from './turn.js';
-import { withoutLeaders } from './leaders.js';
-import { withSignsJoined } from './currency.js';
-import { mergeRulings } from './rulings.js';
-import { latticeTables } from './lattice.js';
-import { textLines, type TextLine } from './lines.js';
+import { turnBack, turnUpright } from './prepare/turn.js';
+import { withoutLeaders } from './prepare/leaders.js';
+import { withSignsJoined } from './prepare/currency.js';
+import { mergeRulings } from './prepare/rulings.js';
+import { latticeTables } from './find/lattice.js';
+import { textLines, type TextLine } from './prepare/lines.js';
 import { hundredths, inside, median } from '../geometry.js';
-import { tableBlocks } from './blocks.js';
-import { streamTable } from './stream.js';
+import { tableBlocks } from './find/blocks.js';
+import { streamTable } from './find/stream.js';
 import { isNumberCell } from './grid.js';
-import { withHeaderAbove, withHeaderTables } from './header.js';
-import { withMisreadsRight } from './misreads.js';
-import { withRuledSections } from './sections.js';
+import { withHeaderAbove, withHeaderTables } from './repair/header.js';
+import { withMisreadsRight } from './repair/misreads.js';
+import { withRuledSections } from './find/sections.js';
 
-import { stitchTables } from './stitch.js';
-import { withoutFurniture } from './furniture.js';
+import { stitchTables } from './repair/stitch.js';
+import { withoutFurniture } from './prepare/furniture.js';
 import { pass } from '../passes.js';
 
 export { stitchTables };

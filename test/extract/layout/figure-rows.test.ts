@@ -1,7 +1,7 @@
 /** A wide table of figures set evenly, each row read as a run of figures with like gaps. */
 import { describe, expect, it } from 'vitest';
 import { detectTables } from '../../../src/extract/layout/index.js';
-import { chunksOf, textLines } from '../../../src/extract/layout/lines.js';
+import { chunksOf, textLines } from '../../../src/extract/layout/prepare/lines.js';
 import type { PageLayout, Word } from '../../../src/extract/types.js';
 import { grid } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectTables, documentTables, stitchTables } from '../../../src/extract/layout/index.js';
-import { withoutFurniture } from '../../../src/extract/layout/furniture.js';
+import { withoutFurniture } from '../../../src/extract/layout/prepare/furniture.js';
 import type { PageLayout, Word } from '../../../src/extract/types.js';
 import { grid, line } from './helpers.js';
 

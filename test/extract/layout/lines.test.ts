@@ -1,6 +1,6 @@
 /** Text lines from words: side by side on one line, or stacked. */
 import { describe, expect, it } from 'vitest';
-import { cellText, textLines } from '../../../src/extract/layout/lines.js';
+import { cellText, textLines } from '../../../src/extract/layout/prepare/lines.js';
 import type { Word } from '../../../src/extract/types.js';
 
 const word = (text: string, x0: number, y0: number, x1: number, y1: number): Word => ({ text, x0, y0, x1, y1, size: 27.6, confidence: 0.96 });

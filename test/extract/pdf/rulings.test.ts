@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { rgb } from 'pdf-lib';
 import { pageDrawing } from '../../../src/extract/pdf/rulings.js';
-import { mergeRulings } from '../../../src/extract/layout/rulings.js';
+import { mergeRulings } from '../../../src/extract/layout/prepare/rulings.js';
 import { firstPage, makePdf } from './helpers.js';
 
 describe('pageDrawing', () => {

@@ -9,8 +9,8 @@
  * in the page's own text height, texts with an edit allowance, so OCR's jitter and misreads on
  * one page do not hide a line that repeats.
  */
-import type { PageLayout, Word } from '../types.js';
-import { editDistance } from '../edit-distance.js';
+import type { PageLayout, Word } from '../../types.js';
+import { editDistance } from '../../edit-distance.js';
 import { textLines, type Chunk, type TextLine } from './lines.js';
 
 /** The top and bottom bands of the page furniture stands in (share of the page height). */

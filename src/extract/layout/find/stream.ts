@@ -5,12 +5,12 @@
  * across the columns is a row of one cell; continuation lines are folded into the row above;
  * blocks that read as prose or lists are refused.
  */
-import type { Table, Word } from '../types.js';
-import { buildTable, isFigure, isMark, isNumberCell, isUnit, type PlacedCell } from './grid.js';
-import { goesOnFrom, type TextLine } from './lines.js';
-import { median } from '../geometry.js';
+import type { Table, Word } from '../../types.js';
+import { buildTable, isFigure, isMark, isNumberCell, isUnit, type PlacedCell } from '../grid.js';
+import { goesOnFrom, type TextLine } from '../prepare/lines.js';
+import { median } from '../../geometry.js';
 import { findColumns, type Columns } from './columns.js';
-import { parseNumber } from '../locale/numbers.js';
+import { parseNumber } from '../../locale/numbers.js';
 
 /** Cells averaging more words than this are prose in columns (a two-column page), not a table. */
 const MAX_WORDS_PER_CELL = 7;

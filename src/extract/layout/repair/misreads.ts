@@ -3,8 +3,8 @@
  * prints in that place, read for the ones it does. Only OCR'd cells (with a confidence) change;
  * a text layer's cells keep their text.
  */
-import type { Cell, Table } from '../types.js';
-import { isNumberCell } from './grid.js';
+import type { Cell, Table } from '../../types.js';
+import { isNumberCell } from '../grid.js';
 
 /** The table with its OCR'd cells' misreads put right. */
 export function withMisreadsRight(t: Table): Table {

@@ -3,11 +3,11 @@
  * x and y positions are the grid; a boundary between two grid cells with no ruling along most of
  * it joins them into one spanning cell; words go to the cell holding their centre.
  */
-import type { BBox, Ruling, Table, Word } from '../types.js';
-import type { Rulings } from './rulings.js';
-import { buildTable, compactGrid, isFigure, isNumberCell, type PlacedCell } from './grid.js';
-import { breaksOff, textLines, type TextLine } from './lines.js';
-import { median } from '../geometry.js';
+import type { BBox, Ruling, Table, Word } from '../../types.js';
+import type { Rulings } from '../prepare/rulings.js';
+import { buildTable, compactGrid, isFigure, isNumberCell, type PlacedCell } from '../grid.js';
+import { breaksOff, textLines, type TextLine } from '../prepare/lines.js';
+import { median } from '../../geometry.js';
 import { findColumns } from './columns.js';
 
 /** Lines within this distance (page units) touch: pens overshoot or stop short by ~1–2 pt. */

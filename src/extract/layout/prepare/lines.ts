@@ -2,10 +2,10 @@
  * Text lines and chunks. A line is words that overlap vertically; a chunk is a run of words in a
  * line separated by less than a column gap. Both table detectors work on chunks.
  */
-import type { Word } from '../types.js';
+import type { Word } from '../../types.js';
 import { endsInLeader } from './leaders.js';
-import { median } from '../geometry.js';
-import { pass } from '../passes.js';
+import { median } from '../../geometry.js';
+import { pass } from '../../passes.js';
 
 /** A gap wider than this (× font size) separates chunks: word spaces, even justified, stay under ~0.5 em. */
 export const CHUNK_GAP_EM = 0.6;

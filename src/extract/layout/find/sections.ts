@@ -6,13 +6,13 @@
  * claimed as a grid's are. So is a block that holds one grid ruling a small part of it with
  * fewer columns than the block's (see `pieceOf`).
  */
-import type { BBox, PageLayout, Ruling, Table, Word } from '../types.js';
-import { textLines, type TextLine } from './lines.js';
+import type { BBox, PageLayout, Ruling, Table, Word } from '../../types.js';
+import { textLines, type TextLine } from '../prepare/lines.js';
 import { tableBlocks } from './blocks.js';
 import { streamTable } from './stream.js';
-import { mergeRulings } from './rulings.js';
-import { isNumberCell } from './grid.js';
-import { pass } from '../passes.js';
+import { mergeRulings } from '../prepare/rulings.js';
+import { isNumberCell } from '../grid.js';
+import { pass } from '../../passes.js';
 
 type Grid = { table: Table | null; box: BBox };
 

@@ -3,10 +3,10 @@
  * between them read as one block of lines. A header after rows of figures (a line of units, or
  * the block's own header read again) starts another table.
  */
-import type { TextLine } from './lines.js';
-import { median } from '../geometry.js';
-import { isMark, isNumberCell, isUnit } from './grid.js';
-import { editDistance } from '../edit-distance.js';
+import type { TextLine } from '../prepare/lines.js';
+import { median } from '../../geometry.js';
+import { isMark, isNumberCell, isUnit } from '../grid.js';
+import { editDistance } from '../../edit-distance.js';
 
 /** A repeated header line stands where the first one stood, give or take this (× font size). */
 const EDGE_EM = 1;

@@ -8,8 +8,8 @@
  * word is flat (its ink is dots on the baseline, far lower than any letter or digit), and a word
  * the reader found among a leader's dots is the leader's.
  */
-import type { Word } from '../types.js';
-import { median } from '../geometry.js';
+import type { Word } from '../../types.js';
+import { median } from '../../geometry.js';
 
 const LEADER = /[.·…_‥⋯]{3,}$/u;
 const ONLY_LEADER = /^[.·…_‥⋯]+$/u;

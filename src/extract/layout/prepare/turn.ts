@@ -4,8 +4,8 @@
  * the ordinary layout runs on them, and the tables' boxes are turned back onto the page. Rows
  * and columns come out as the table reads, not transposed.
  */
-import type { BBox, PageLayout, Rotation, Ruling, Table, Word } from '../types.js';
-import { hundredths } from '../geometry.js';
+import type { BBox, PageLayout, Rotation, Ruling, Table, Word } from '../../types.js';
+import { hundredths } from '../../geometry.js';
 
 type Point = [number, number];
 

@@ -7,11 +7,11 @@
  * title ("表 5-18:  …", read as "R518:") stand over two of six columns. A header of several
  * lines set further apart, read as a table of its own, joins the table under it too.
  */
-import type { BBox, Cell, Table } from '../types.js';
-import { type Chunk, type TextLine } from './lines.js';
-import { hundredths, median } from '../geometry.js';
-import { isFigure } from './grid.js';
-import { FIGURE_CAPTION, TABLE_CAPTION } from './blocks.js';
+import type { BBox, Cell, Table } from '../../types.js';
+import { type Chunk, type TextLine } from '../prepare/lines.js';
+import { hundredths, median } from '../../geometry.js';
+import { isFigure } from '../grid.js';
+import { FIGURE_CAPTION, TABLE_CAPTION } from '../find/blocks.js';
 
 /** A header stands at most this far (× font size) above the table's top. */
 const HEADER_GAP_EM = 2.5;

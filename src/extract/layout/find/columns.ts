@@ -10,9 +10,9 @@
  * or the gutter lies inside figures ("86, 145" cut after its comma, 34° 49', "Jun 2030", "12 (41.4)"),
  * or a phrase goes on past it in lower case ("I/we sold | some of the assets").
  */
-import type { Word } from '../types.js';
-import type { TextLine } from './lines.js';
-import { monthOf } from '../locale/dates.js';
+import type { Word } from '../../types.js';
+import type { TextLine } from '../prepare/lines.js';
+import { monthOf } from '../../locale/dates.js';
 
 /** Gutter boundaries: [x0, x1] of each column, left to right. */
 export type Columns = [number, number][];

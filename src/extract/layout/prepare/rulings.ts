@@ -2,7 +2,7 @@
  * Ruling clean-up shared by both paths: split into horizontal and vertical, merge collinear
  * pieces that overlap or nearly touch (grids drawn cell by cell arrive in pieces), drop specks.
  */
-import type { Ruling } from '../types.js';
+import type { Ruling } from '../../types.js';
 
 /** Pieces this close across (page units) are on one line: pen widths and rounding stay under 1 pt. */
 const SAME_LINE = 1.5;

@@ -4,8 +4,8 @@
  * not the end of the label before it ("Net income $"). Such a sign alone as a word joins the
  * figure that follows it on its line.
  */
-import type { Word } from '../types.js';
-import { isCurrencySign } from '../locale/numbers.js';
+import type { Word } from '../../types.js';
+import { isCurrencySign } from '../../locale/numbers.js';
 /** An amount: a figure, a bracketed or signed one, or a dash standing for nothing. */
 const AMOUNT = /^([(\-–—−]?\d|[-–—]$)/u;
 /**

@@ -4,7 +4,7 @@
  * left or at their right edges), and they sit near the bottom and top of their pages. A repeated
  * header row is dropped.
  */
-import type { Cell, PageLayout, Table } from '../types.js';
+import type { Cell, PageLayout, Table } from '../../types.js';
 
 /** "Near the edge": within this share of the page height from the bottom / top. */
 const EDGE_SHARE = 0.3;

@@ -8,8 +8,8 @@
  * table cut at blank rows are joined, with a section heading alone between them too; a block
  * holding two tables one under the other is cut at the second one's header (restarts.ts).
  */
-import { figureRun, type Chunk, type TextLine } from './lines.js';
-import { median } from '../geometry.js';
+import { figureRun, type Chunk, type TextLine } from '../prepare/lines.js';
+import { median } from '../../geometry.js';
 import { findColumns } from './columns.js';
 import { atNewHeaders } from './restarts.js';
 
