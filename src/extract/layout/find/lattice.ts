@@ -3,11 +3,11 @@
  * x and y positions are the grid; a boundary between two grid cells with no ruling along most of
  * it joins them into one spanning cell; words go to the cell holding their centre.
  */
-import type { BBox, Ruling, Table, Word } from '../../types.js';
-import type { Rulings } from '../prepare/rulings.js';
+import type { BBox, PageLayout, Ruling, Table, Word } from '../../types.js';
+import { mergeRulings, type Rulings } from '../prepare/rulings.js';
 import { buildTable, compactGrid, isFigure, isNumberCell, type PlacedCell } from '../grid.js';
 import { breaksOff, textLines, type TextLine } from '../prepare/lines.js';
-import { median } from '../../geometry.js';
+import { hundredths, median } from '../../geometry.js';
 import { findColumns } from './columns.js';
 
 /** Lines within this distance (page units) touch: pens overshoot or stop short by ~1–2 pt. */
@@ -391,4 +391,25 @@ export function latticeTables(page: number, rulings: Rulings, words: Word[]): { 
     if (t) out.push(t);
   }
   return out.sort((a, b) => a.box[1] - b.box[1] || a.box[0] - b.box[0]);
+}
+
+/**
+ * Lattice tables with the grid's tolerances in points, as they were set on text layers (pens
+ * overshoot by 1-2 pt; a double rule's lines lie 2-3 pt apart and are one grid line): an image's
+ * words and rulings are seen in points, and its tables come back in its pixels. Below
+ * MIN_POINT_SCALE pixels a point the tolerances stay in pixels: there 3 pt is within a pixel of
+ * the gap between tables set side by side (3-4 px at 92 dpi).
+ */
+const MIN_POINT_SCALE = 2;
+
+export function latticeInPoints(layout: PageLayout): ReturnType<typeof latticeTables> {
+  const u = layout.unitsPerPoint ?? 1;
+  if (u < MIN_POINT_SCALE) return latticeTables(layout.page, mergeRulings(layout.rulings), layout.words);
+  const down = <T extends { x0: number; y0: number; x1: number; y1: number }>(b: T): T => ({ ...b, x0: b.x0 / u, y0: b.y0 / u, x1: b.x1 / u, y1: b.y1 / u });
+  const up = (b: BBox): BBox => b.map((v) => hundredths(v * u)) as BBox;
+  const words = layout.words.map((w) => ({ ...down(w), size: w.size / u }));
+  return latticeTables(layout.page, mergeRulings(layout.rulings.map(down)), words).map(({ table, box }) => ({
+    box: up(box),
+    table: table && { ...table, bbox: up(table.bbox), cells: table.cells.map((c) => ({ ...c, bbox: up(c.bbox) })) },
+  }));
 }
