@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { extractOptions, loadConfig } from '../src/config.js';
 import { readLayouts, readWhatCarries, resultFromLayouts, toProcessingError } from '../src/extract/index.js';
 import { sniffType } from '../src/extract/sniff.js';
-import type { ExtractOptions, OcrEngine, PageLayout } from '../src/extract/types.js';
+import { traceTables, traceText, type TraceEvent } from '../src/extract/layout/run.js';
+import type { ExtractOptions, ExtractResult, OcrEngine, PageLayout } from '../src/extract/types.js';
 
 export interface EvalJob {
   input: string;
@@ -76,9 +77,15 @@ async function pageLayouts(pages: string[], opts: ExtractOptions, cacheDir: stri
   return out;
 }
 
-async function run(job: EvalJob, opts: ExtractOptions, cacheDir: string | null, code: Codes): Promise<number> {
+/** The result from the layouts, with the layout's table trace when `trace` is on. */
+function fromLayouts(layouts: PageLayout[], opts: ExtractOptions, trace: boolean): { result: ExtractResult; trace: TraceEvent[] | null } {
+  return trace ? traceTables(() => resultFromLayouts(layouts, opts)) : { result: resultFromLayouts(layouts, opts), trace: null };
+}
+
+async function run(job: EvalJob, opts: ExtractOptions, cacheDir: string | null, code: Codes, trace: boolean): Promise<number> {
   const started = performance.now();
   let text: string;
+  let events: TraceEvent[] | null = null;
   try {
     const bytes = new Uint8Array(readFileSync(job.input));
     // A document's time limit, so one stuck page cannot hold the run. It is longer than the
@@ -87,24 +94,27 @@ async function run(job: EvalJob, opts: ExtractOptions, cacheDir: string | null, 
     const o = { ...opts, deadlineAt: Date.now() + 900_000, embedded: job.embedded ?? 'ignore' };
     // Rendered pages are images: what the PDF carries is the other path's.
     const layouts = job.pages ? await pageLayouts(job.pages, o, cacheDir, code) : await layoutsOf(bytes, o, cacheDir, code);
-    const { words: _words, ...result } = job.pages ? resultFromLayouts(layouts, o) : await readWhatCarries(bytes, layouts, resultFromLayouts(layouts, o), o);
+    const made = fromLayouts(layouts, o, trace);
+    events = made.trace;
+    const { words: _words, ...result } = job.pages ? made.result : await readWhatCarries(bytes, layouts, made.result, o);
     text = JSON.stringify(job.pages ? { ...result, page_words: layouts.map((l) => l.words.map((w) => w.text)) } : result);
   } catch (err) {
     text = JSON.stringify({ processing_error: toProcessingError(err) });
   }
   writeFileSync(job.output, text + '\n');
+  if (events) writeFileSync(job.output.replace(/\.json$/, '') + '.trace.txt', traceText(events));
   return (performance.now() - started) / 1000;
 }
 
 /** Serves jobs from the parent process until it disconnects. */
-export function serveJobs(engine: OcrEngine | undefined, cacheDir: string | null): void {
+export function serveJobs(engine: OcrEngine | undefined, cacheDir: string | null, trace = false): void {
   const config = loadConfig(process.env);
   const opts: ExtractOptions = { ...extractOptions(config), ocrEngine: engine ?? config.ocr.engine };
   const code = { pdf: sourceHash(LAYOUT_SOURCES), image: sourceHash(IMAGE_SOURCES) };
   let chain = Promise.resolve();
   process.on('message', (job: EvalJob) => {
     chain = chain.then(async () => {
-      process.send!({ input: job.input, seconds: await run(job, opts, cacheDir, code) });
+      process.send!({ input: job.input, seconds: await run(job, opts, cacheDir, code, trace) });
     });
   });
   process.on('disconnect', () => process.exit(0));

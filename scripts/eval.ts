@@ -3,7 +3,7 @@
  * is present and prints one table — set, measure, figure, seconds — so an engine change is quoted
  * on all sets at once. A script, not a test: the sets live outside the repository.
  *
- *   npm run eval [-- --data DIR] [--sets a,b] [--jobs N] [--cache DIR] [--out DIR] [--ocr-engine E]
+ *   npm run eval [-- --data DIR] [--sets a,b] [--jobs N] [--cache DIR] [--out DIR] [--ocr-engine E] [--trace]
  *   npm run eval -- --agreement [DIR…] [--cache DIR] [--out DIR]
  *
  * --data     the sets' root (default ../shared/data beside the repository); scorers are read from
@@ -15,6 +15,8 @@
  *            src/extract/raster or sniff.ts did)
  * --out      keep the results there (default a new temporary folder, printed), for a scorer's --list
  * --ocr-engine  the OCR engine (default TABLEMILL_OCR_ENGINE or auto)
+ * --trace    beside each result NAME.json, NAME.trace.txt: per page, which layout pass made, cut
+ *            or dropped each table (src/extract/layout/run.ts); without it nothing is written
  * --agreement   only the agreement measure (agreement.ts), on the PDFs under the folders given
  *            (default: the sets with a text layer, icdar2013-eu and einvoices-dev, and
  *            test/fixtures), with its detail: every document, the worst pages, the misses by
@@ -43,6 +45,7 @@ const { values, positionals } = parseArgs({
     'ocr-engine': { type: 'string' },
     worker: { type: 'boolean' },
     agreement: { type: 'boolean' },
+    trace: { type: 'boolean' },
   },
   allowPositionals: true,
 });
@@ -56,7 +59,7 @@ if (engine !== undefined && !OCR_ENGINES.includes(engine)) {
 }
 
 if (values.worker) {
-  serveJobs(engine, values.cache ? resolve(values.cache) : null);
+  serveJobs(engine, values.cache ? resolve(values.cache) : null, values.trace ?? false);
 } else {
   await main();
 }
@@ -103,7 +106,7 @@ async function main(): Promise<void> {
   const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
   console.log(`data ${data}; results in ${out}; ${jobs} extraction processes; OCR ${engine ?? process.env.TABLEMILL_OCR_ENGINE ?? 'auto'}; load ${load()}`);
 
-  const args = ['scripts/eval.ts', '--worker', ...(values.cache ? ['--cache', join(work, 'layouts')] : []), ...(engine ? ['--ocr-engine', engine] : [])];
+  const args = ['scripts/eval.ts', '--worker', ...(values.cache ? ['--cache', join(work, 'layouts')] : []), ...(engine ? ['--ocr-engine', engine] : []), ...(values.trace ? ['--trace'] : [])];
   const children = Array.from({ length: jobs }, () => fork(join(ROOT, 'bin/run-ts.js'), args, { cwd: ROOT, env: { ...process.env, OMP_THREAD_LIMIT: '1' } }));
   const rows: string[][] = [];
   try {

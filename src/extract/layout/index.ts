@@ -134,7 +134,8 @@ export const PAGE_PASSES: readonly LayoutPass<Page>[] = [
 /** Tables of the words turned by `rot`, found upright and turned back onto the page. */
 function turnedTables(read: PageLayout, words: Word[], rot: Rotation): Table[] {
   const turned = turnUpright(read, words, rot);
-  return runPasses(UPRIGHT_PASSES, pageOf({ ...turned, figures: undefined, unitsPerPoint: read.unitsPerPoint })).map((t) => turnBack(t, read, rot));
+  const upright = runPasses(UPRIGHT_PASSES, pageOf({ ...turned, figures: undefined, unitsPerPoint: read.unitsPerPoint }), [], `turned text ${rot}°`);
+  return upright.map((t) => turnBack(t, read, rot));
 }
 
 /** Tables of one page, top to bottom. Works on any `PageLayout` (text layer or OCR). */
