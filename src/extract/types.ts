@@ -8,15 +8,19 @@ import type { ProcessingErrorCode } from '../domain/errors.js';
 /** [x0, y0, x1, y1], x0 ≤ x1, y0 ≤ y1, origin top-left. */
 export type BBox = [number, number, number, number];
 
-/** A word with its box; `confidence` is 0..1 from OCR, null from a text layer. */
-export interface Word {
-  text: string;
+/** Text's box in page units (x0 ≤ x1, y0 ≤ y1, origin top-left) and its size. */
+export interface TextBox {
   x0: number;
   y0: number;
   x1: number;
   y1: number;
   /** Font size in page units (height of the glyph run), used to scale gap thresholds. */
   size: number;
+}
+
+/** A word with its box; `confidence` is 0..1 from OCR, null from a text layer. */
+export interface Word extends TextBox {
+  text: string;
   confidence: number | null;
   /**
    * How far the text is turned clockwise on the page, in degrees: 90 reads downwards, 270

@@ -2,7 +2,7 @@
  * Text lines and chunks. A line is words that overlap vertically; a chunk is a run of words in a
  * line separated by less than a column gap. Both table detectors work on chunks.
  */
-import type { Word } from '../../types.js';
+import type { TextBox, Word } from '../../types.js';
 import { endsInLeader } from './leaders.js';
 import { median } from '../../geometry.js';
 import { pass } from '../../passes.js';
@@ -10,24 +10,16 @@ import { pass } from '../../passes.js';
 /** A gap wider than this (× font size) separates chunks: word spaces, even justified, stay under ~0.5 em. */
 export const CHUNK_GAP_EM = 0.6;
 
-export interface Chunk {
+/** A run of a line's words closer than a column gap: its box and its words' median size. */
+export interface Chunk extends TextBox {
   words: Word[];
   text: string;
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-  size: number;
 }
 
-export interface TextLine {
+/** Words on one line (vertical spans overlapping), left to right, and their chunks. */
+export interface TextLine extends TextBox {
   words: Word[];
   chunks: Chunk[];
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-  size: number;
 }
 
 function chunkOf(words: Word[]): Chunk {
