@@ -1,7 +1,8 @@
 /** Row mappers shared by both adapters: SQL column names → the Store's row types. */
 import type { ProcessingError } from '../domain/errors.js';
 import type { InternalState } from '../domain/status.js';
-import type { BatchEvent, BatchRow, ClaimedDocument, DocumentResultRow, DocumentRow } from './types.js';
+import type { BatchEvent, BatchRecount, BatchRow, ClaimedDocument, DocumentResultRow, DocumentRow } from './types.js';
+import type { IdempotencyBegin } from './idempotency.js';
 import type { VendorRow } from './review.js';
 import type { ClaimedDelivery, DeliveryRow, WebhookRow } from './webhooks.js';
 
@@ -147,4 +148,35 @@ export function toVendor(r: Raw): VendorRow {
     created_at: Number(r.created_at),
     updated_at: Number(r.updated_at),
   };
+}
+
+/** A batch's counts recomputed from its documents (the recount query's columns). */
+export function toRecount(r: Raw): BatchRecount {
+  return {
+    counts: { queued: num(r.queued), processing: num(r.processing), succeeded: num(r.succeeded), failed: num(r.failed), canceled: num(r.canceled) },
+    document_count: num(r.document_count),
+    awaiting_process: num(r.awaiting_process),
+    min_started_at: numOrNull(r.min_started_at),
+    max_completed_at: numOrNull(r.max_completed_at),
+  };
+}
+
+/**
+ * What a stored idempotency key answers at `now`: its finished response, or that its request is
+ * still running; null when it has expired or its holder's lock ran out (the process that held it
+ * is gone), and the caller takes it over.
+ */
+export function storedIdempotency(r: Raw | undefined, now: number): IdempotencyBegin | null {
+  if (!r || Number(r.expires_at) <= now) return null;
+  if (r.status !== null) {
+    return {
+      state: 'done',
+      request_hash: r.request_hash as string,
+      status: Number(r.status),
+      headers: JSON.parse(r.response_headers as string),
+      body: r.response_body as string,
+    };
+  }
+  if (Number(r.locked_until) > now) return { state: 'in_progress', request_hash: (r.request_hash as string | null) ?? null };
+  return null;
 }

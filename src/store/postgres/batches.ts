@@ -1,7 +1,7 @@
 /** SQL of the `batches` table (PostgreSQL). */
 import type { StatusCounts } from '../../domain/batch.js';
 import { deltaParams, type BatchDelta } from '../delta.js';
-import { BATCH_COLUMNS, toBatch } from '../rows.js';
+import { BATCH_COLUMNS, toBatch, toRecount } from '../rows.js';
 import type { BatchRecount, BatchRow } from '../types.js';
 import type { Q } from './pool.js';
 
@@ -96,13 +96,7 @@ export async function recountBatchRow(q: Q, id: string): Promise<BatchRecount> {
       [id],
     )
   ).rows[0];
-  return {
-    counts: { queued: Number(r.queued), processing: Number(r.processing), succeeded: Number(r.succeeded), failed: Number(r.failed), canceled: Number(r.canceled) },
-    document_count: Number(r.document_count),
-    awaiting_process: Number(r.awaiting_process),
-    min_started_at: r.min_started_at === null ? null : Number(r.min_started_at),
-    max_completed_at: r.max_completed_at === null ? null : Number(r.max_completed_at),
-  };
+  return toRecount(r);
 }
 
 /** Store-wide gauges: the batch counters summed, and the pending documents (partial index). */

@@ -5,6 +5,7 @@
  */
 import type { Pool } from 'pg';
 import type { IdempotencyBegin, IdempotencyStore } from '../idempotency.js';
+import { storedIdempotency } from '../rows.js';
 import { transaction } from './pool.js';
 
 type Raw = Record<string, unknown>;
@@ -23,19 +24,9 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
       );
       if ((ins.rowCount ?? 0) > 0) return { state: 'started' };
       const r = (await c.query('SELECT * FROM idempotency_keys WHERE scope = $1 AND key = $2 FOR UPDATE', [scope, key])).rows[0] as Raw;
-      if (Number(r.expires_at) > now) {
-        if (r.status !== null) {
-          return {
-            state: 'done',
-            request_hash: r.request_hash as string,
-            status: Number(r.status),
-            headers: JSON.parse(r.response_headers as string),
-            body: r.response_body as string,
-          };
-        }
-        if (Number(r.locked_until) > now) return { state: 'in_progress', request_hash: (r.request_hash as string | null) ?? null };
-        // Unfinished and its lock ran out: the process that held it is gone; take over.
-      }
+      const stored = storedIdempotency(r, now);
+      if (stored) return stored;
+      // Expired, or unfinished with its lock run out (its process is gone): taken over.
       await c.query(
         `UPDATE idempotency_keys SET request_hash = $3, status = NULL, response_headers = NULL, response_body = NULL,
            created_at = $4, locked_until = $5, expires_at = $6 WHERE scope = $1 AND key = $2`,

@@ -1,7 +1,7 @@
 /** SQL of the `batches` table (SQLite). */
 import type { StatusCounts } from '../../domain/batch.js';
 import { deltaParams, type BatchDelta } from '../delta.js';
-import { BATCH_COLUMNS, toBatch } from '../rows.js';
+import { BATCH_COLUMNS, toBatch, toRecount } from '../rows.js';
 import type { BatchRecount, BatchRow } from '../types.js';
 import { prepared, type Db } from './db.js';
 
@@ -101,13 +101,7 @@ export function recountBatchRow(db: Db, id: string): BatchRecount {
        count(*) AS document_count, min(started_at) AS min_started_at, max(completed_at) AS max_completed_at
      FROM documents WHERE batch_id = ?`,
   ).get(id) as Raw;
-  return {
-    counts: { queued: Number(r.queued), processing: Number(r.processing), succeeded: Number(r.succeeded), failed: Number(r.failed), canceled: Number(r.canceled) },
-    document_count: Number(r.document_count),
-    awaiting_process: Number(r.awaiting_process),
-    min_started_at: r.min_started_at === null ? null : Number(r.min_started_at),
-    max_completed_at: r.max_completed_at === null ? null : Number(r.max_completed_at),
-  };
+  return toRecount(r);
 }
 
 /** Store-wide gauges: the batch counters summed, and the pending documents (partial index). */

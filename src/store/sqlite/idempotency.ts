@@ -3,6 +3,7 @@
  * `BEGIN IMMEDIATE` transaction, so two processes racing on one key see one winner.
  */
 import type { IdempotencyBegin, IdempotencyStore } from '../idempotency.js';
+import { storedIdempotency } from '../rows.js';
 import { prepared, type Db } from './db.js';
 
 type Raw = Record<string, unknown>;
@@ -14,19 +15,9 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   async beginIdempotent(scope: string, key: string, requestHash: string | null, now: number, lockMs: number, ttlMs: number): Promise<IdempotencyBegin> {
     const tx = this.db.transaction((): IdempotencyBegin => {
       const r = prepared(this.db, 'SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?').get(scope, key) as Raw | undefined;
-      if (r && Number(r.expires_at) > now) {
-        if (r.status !== null) {
-          return {
-            state: 'done',
-            request_hash: r.request_hash as string,
-            status: Number(r.status),
-            headers: JSON.parse(r.response_headers as string),
-            body: r.response_body as string,
-          };
-        }
-        if (Number(r.locked_until) > now) return { state: 'in_progress', request_hash: (r.request_hash as string | null) ?? null };
-        // Still unfinished but its lock ran out: the process that held it is gone; take over.
-      }
+      const stored = storedIdempotency(r, now);
+      if (stored) return stored;
+      // Expired, or unfinished with its lock run out (its process is gone): taken over.
       prepared(
         this.db,
         `INSERT INTO idempotency_keys (scope, key, request_hash, status, created_at, locked_until, expires_at) VALUES (?, ?, ?, NULL, ?, ?, ?)
