@@ -5,7 +5,7 @@
  * and columns come out as the table reads, not transposed. OCR'd text set sideways on an
  * upright page, which OCR gives no rotation, is told by its tall boxes (`turnedReadings`).
  */
-import type { BBox, PageLayout, Rotation, Ruling, Table, Word } from '../../types.js';
+import { UNSURE_WORD, type BBox, type PageLayout, type Rotation, type Ruling, type Table, type Word } from '../../types.js';
 import { hundredths, inside } from '../../geometry.js';
 
 type Point = [number, number];
@@ -63,8 +63,6 @@ export const MIN_TURNED_WORDS = 6;
  * em is read from its width.
  */
 const EM_PER_LINE_BOX = 1.15;
-/** Turned OCR words count read at this confidence or more, with two letters or digits together (hatching read as "++", "BE" is not). */
-const SURE = 0.6;
 /**
  * A table of OCR'd turned words has this many rows or more: a chart's bar labels, printed
  * turned with their values, read as two.
@@ -76,14 +74,15 @@ const LINE_WIDTH = 1.25;
 /**
  * OCR'd text set turned on an upright page (a landscape table printed sideways): OCR reads
  * such a block's words along their lines and gives them boxes taller than wide, with no
- * rotation. The tall words read surely outside the upright tables, and the short ones on their
+ * rotation. The tall words read surely (not below `UNSURE_WORD`) with two letters or digits
+ * together (hatching read as "++" is no word) outside the upright tables, and the short ones on their
  * lines (a "B", a "de": no wider than such a line), are that text; which way it reads is told
  * by the order OCR gives the words of one line in (down the page: turned 90°, up it: 270°),
  * and each word's em by its width.
  */
 export function turnedReadings(words: Word[], upright: Table[]): { rot: Rotation; words: Word[] } | null {
   const free = words.filter((w) => w.confidence !== null && !upright.some((t) => inside(w, t.bbox)));
-  const tall = free.filter((w) => rotated(w) && w.confidence! >= SURE && /[\p{L}\p{N}]{2}/u.test(w.text));
+  const tall = free.filter((w) => rotated(w) && w.confidence! >= UNSURE_WORD && /[\p{L}\p{N}]{2}/u.test(w.text));
   if (tall.length < MIN_TURNED_WORDS) return null;
   const across = (a: Word, b: Word) => Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0.5 * Math.min(a.x1 - a.x0, b.x1 - b.x0);
   let down = 0, up = 0;

@@ -3,7 +3,7 @@
  * the marks OCR reads in a chart's curves and bars, and a whitespace "table" running across two
  * framed boxes side by side. A ruled grid and a stream table are told from them differently.
  */
-import type { BBox, PageLayout, Table, Word } from '../../types.js';
+import { UNSURE_WORD, type BBox, type PageLayout, type Table, type Word } from '../../types.js';
 import { inside, median } from '../../geometry.js';
 import { isNumberCell } from '../grid.js';
 
@@ -63,8 +63,6 @@ const MARKS_INK = 0.1;
 const MARKS_UNSURE = 0.2;
 /** …and at most this share of the filled cells are numbers. */
 const MARKS_NUMERIC = 0.2;
-/** An OCR'd word read below this confidence is unsure. */
-const UNSURE = 0.6;
 
 /**
  * A chart whose frames and grid the figure finder did not see (flat curves erased as rules,
@@ -76,7 +74,7 @@ function chartMarks(t: Table, words: Word[]): boolean {
   const { ws, ink, full, numbers } = textOf(t, words);
   const read = ws.filter((w) => w.confidence !== null);
   if (read.length === 0) return false;
-  const unsure = read.filter((w) => w.confidence! < UNSURE).length;
+  const unsure = read.filter((w) => w.confidence! < UNSURE_WORD).length;
   return ink < MARKS_INK && unsure >= MARKS_UNSURE * read.length && numbers <= MARKS_NUMERIC * full;
 }
 
