@@ -24,6 +24,7 @@ it('removeStaleTemp removes only old temp files of killed puts', async () => {
   rmSync(fresh);
   expect((await s.get(kept.key)).equals(Buffer.from([1, 2, 3]))).toBe(true);
   await s.delete(kept.key);
+  await s.close();
 });
 
 it('removeStaleTemp removes fresh temp files whose writing process is gone, and keeps a live one', async () => {
@@ -39,6 +40,7 @@ it('removeStaleTemp removes fresh temp files whose writing process is gone, and 
   expect(existsSync(orphan)).toBe(false);
   expect(existsSync(live)).toBe(true);
   rmSync(live);
+  await s.close();
 });
 
 it('puts into many new shard folders at once all land, and close lets their folder descriptors go', async () => {
