@@ -3,7 +3,7 @@
  * list, whether a word stands in a box, coordinates rounded as results give them. Plain
  * functions of numbers and boxes; this module imports nothing but the data model's types.
  */
-import type { BBox } from './types.js';
+import type { BBox, Edges } from './types.js';
 
 /** Median of a non-empty list (0 for an empty one). */
 export function median(xs: number[]): number {
@@ -11,14 +11,6 @@ export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-/** An axis-aligned box given by its edges, as words, chunks and lines carry them. */
-export interface Edges {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
 }
 
 /** Whether the middle of `w` lies in the box `b` (its edges included). */

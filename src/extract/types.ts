@@ -8,12 +8,16 @@ import type { ProcessingErrorCode } from '../domain/errors.js';
 /** [x0, y0, x1, y1], x0 ≤ x1, y0 ≤ y1, origin top-left. */
 export type BBox = [number, number, number, number];
 
-/** Text's box in page units (x0 ≤ x1, y0 ≤ y1, origin top-left) and its size. */
-export interface TextBox {
+/** An axis-aligned box given by its edges in page units (x0 ≤ x1, y0 ≤ y1, origin top-left). */
+export interface Edges {
   x0: number;
   y0: number;
   x1: number;
   y1: number;
+}
+
+/** Text's box and its size. */
+export interface TextBox extends Edges {
   /** Font size in page units (height of the glyph run), used to scale gap thresholds. */
   size: number;
 }
