@@ -23,8 +23,3 @@ export function sniffType(head: Uint8Array): SniffedType | null {
   if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
   return null;
 }
-
-/** File extension for a sniffed type (used for `extract --out` and download names). */
-export function extensionOf(type: SniffedType): string {
-  return { 'application/pdf': 'pdf', 'image/png': 'png', 'image/jpeg': 'jpg', 'image/tiff': 'tiff', 'image/webp': 'webp' }[type];
-}

@@ -124,11 +124,6 @@ export interface Drawing {
   imageShare: number;
 }
 
-/** Raw ruling segments of `page` in page units (unmerged). */
-export async function pageRulings(page: PDFPageProxy): Promise<Ruling[]> {
-  return (await pageDrawing(page)).rulings;
-}
-
 /** Rulings and image coverage of `page`, from one walk over its operator list. */
 export async function pageDrawing(page: PDFPageProxy): Promise<Drawing> {
   const viewport = page.getViewport({ scale: 1 });

@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { shrinkBinary, type BinaryImage, type GrayImage } from './gray.js';
 import { nativeLanguages } from './ocr-native.js';
+import { UNSURE_WORD } from '../types.js';
 
 /** Shrunk so that a glyph is about this many pixels high: lines stay apart, strokes merge. */
 const PROFILE_GLYPH = 6;
@@ -50,11 +51,11 @@ export function looksSideways(ink: BinaryImage, glyph: number | null): boolean {
   return variation(cols) > SIDEWAYS_RATIO * variation(rows);
 }
 
-/** Whether the words' median confidence is below 0.6 (never with fewer than 8 words: too few to judge). */
+/** Whether the page's median word is unsure (`UNSURE_WORD`; never with fewer than 8 words: too few to judge). */
 export function readsUnsure(confidences: number[]): boolean {
   if (confidences.length < 8) return false;
   const s = [...confidences].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] < 0.6;
+  return s[Math.floor(s.length / 2)] < UNSURE_WORD;
 }
 
 /** Whether OSD can run here (the `tesseract` program with Debian's osd data). */

@@ -3,7 +3,7 @@
  * them, OCR the rest, and scale every box to the caller's page units. Shared by image files and
  * PDF pages without a text layer.
  */
-import type { ExtractOptions, PageLayout, Ruling, Word } from '../types.js';
+import { UNSURE_WORD, type ExtractOptions, type PageLayout, type Ruling, type Word } from '../types.js';
 import { binarize, grayHistogram, inkDarkness, INK_DARKER, INK_MARGIN, otsuThreshold, resizeGray, rotateGray, sharpenGray, toPbm, toPgm, wordsOf, type GrayImage } from './gray.js';
 import { components, glyphBlobs, medianHeight, MAX_READABLE_GLYPH, MIN_READABLE_GLYPH, TARGET_GLYPH_HEIGHT, type Blob } from './text-size.js';
 import { estimateSkew } from './deskew.js';
@@ -356,7 +356,7 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   const words: Word[] = [];
   // Bars read from rules too short for the ruling finder are rules, not words.
   const { words: kept, bars } = splitBars(joinCjk(ocr));
-  const readWords = kept.filter((w) => !(NOISE.test(w.text) && w.confidence < 0.6));
+  const readWords = kept.filter((w) => !(NOISE.test(w.text) && w.confidence < UNSURE_WORD));
   const figures = figureBoxes(joinAcrossRulings(inkParts, found), glyphNow, readWords);
   for (const w of readWords) {
     words.push({

@@ -8,17 +8,17 @@
 import { cropRect, resizeGray, type GrayImage } from './gray.js';
 import { TARGET_GLYPH_HEIGHT, type Blob } from './text-size.js';
 import type { OcrWord } from './tsv.js';
+import { UNSURE_WORD } from '../types.js';
 
 /** Stray marks Tesseract reads as punctuation when it is unsure (rests of borders, dust). */
 export const NOISE = /^[|_\-—–~.,:;'"`^°!()[\]{}\\/]+$/;
 
 /**
  * Words read again enlarged: short and unsure (the "fast" model read a lone 16 px "2" as "N",
- * 0.82), or very unsure ("Subtotal" as "Subtotaf", 0.41); at most `MAX_DOUBTFUL` a page.
+ * 0.82), or unsure (`UNSURE_WORD`: "Subtotal" as "Subtotaf", 0.41); at most `MAX_DOUBTFUL` a page.
  */
 const DOUBTFUL_LENGTH = 3;
 const DOUBTFUL_CONFIDENCE = 0.9;
-const UNSURE_CONFIDENCE = 0.6;
 const MAX_DOUBTFUL = 60;
 /** Crops whose glyphs are within 15 % of the target height are read as they are. */
 const ENLARGE_SLACK = 0.15;
@@ -65,7 +65,7 @@ export async function secondLook(
 ): Promise<{ words: OcrWord[]; crops: number }> {
   const read = ocr.filter((w) => !NOISE.test(w.text));
   const doubtful = read
-    .filter((w) => (unsure && (w.confidence < UNSURE_CONFIDENCE || (w.text.length <= DOUBTFUL_LENGTH && w.confidence < DOUBTFUL_CONFIDENCE))) || impossibleDate(w.text))
+    .filter((w) => (unsure && (w.confidence < UNSURE_WORD || (w.text.length <= DOUBTFUL_LENGTH && w.confidence < DOUBTFUL_CONFIDENCE))) || impossibleDate(w.text))
     .sort((a, b) => a.confidence - b.confidence)
     .slice(0, MAX_DOUBTFUL);
   const groups = [...unreadGroups(blobs, read, glyph), ...doubtful.map((w) => ({ x0: w.x0, y0: w.y0, x1: w.x1 - 1, y1: w.y1 - 1 }))];
