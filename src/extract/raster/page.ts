@@ -212,8 +212,9 @@ async function timed<T>(r: Reader, opts: ExtractOptions, read: () => Promise<T>)
 }
 
 /** Reads each crop as one word (PSM 8); the program reads them all in one run. */
-async function recognizeWords(crops: GrayImage[], dpi: number, opts: ExtractOptions): Promise<OcrWord[][]> {
-  const o = { langs: opts.ocrLangs, psm: 8, dpi, deadlineAt: opts.deadlineAt };
+async function recognizeWords(crops: GrayImage[], dpi: number, opts: ExtractOptions, line = false): Promise<OcrWord[][]> {
+  // One word a crop (8), or one line (7).
+  const o = { langs: opts.ocrLangs, psm: line ? 7 : 8, dpi, deadlineAt: opts.deadlineAt };
   const r = readerFor(opts);
   return timed(r, opts, async () => {
     if (r === 'addon') return recognizeAddonMany(crops, o);
@@ -343,7 +344,7 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   if (lastPageTimings.voted) ocr = await secondReading(grey, img, ocr, glyphNow, opts);
   const t3 = performance.now();
   // `fast` trades the second reading of unsure words for throughput (docs/ocr.md).
-  const second = await secondLook(img, blobs ?? glyphBlobs(ink), ocr, glyphNow, (crops, scale) => recognizeWords(crops, dpi * scale, opts), opts.ocrEngine !== 'fast');
+  const second = await secondLook(img, blobs ?? glyphBlobs(ink), ocr, glyphNow, (crops, scale, line) => recognizeWords(crops, dpi * scale, opts, line), opts.ocrEngine !== 'fast');
   ocr = second.words;
   // Decimal points the recogniser dropped, from the ink OCR read (rulings erased).
   const inkParts = components({ data: read, width: img.width, height: img.height });

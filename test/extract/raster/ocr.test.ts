@@ -199,6 +199,27 @@ describe('OCR', () => {
     expect(t.bbox[3]).toBeLessThan(841.89);
     expect(t.cells.some((c) => c.confidence !== null && c.confidence > 0.5)).toBe(true);
   });
+  it('reads a column of one-digit cells row by row, not as one word down the column', { timeout: 120_000 }, async () => {
+    // ICDAR eu-027 page 3: a Max column of "90", then "1"s; page layout analysis took it for a
+    // line of vertical text and read one tall word ("eee") over several rows.
+    const dir = mkdtempSync(join(tmpdir(), 'tablemill-ocr-column-'));
+    try {
+      const png = join(dir, 'crop');
+      const crop = ['-r', '200', '-png', '-f', '3', '-l', '3', '-x', '700', '-y', '420', '-W', '700', '-H', '700', '-singlefile'];
+      expect(spawnSync('pdftoppm', [...crop, join(ICDAR_DIR, 'eu-027.pdf'), png]).status).toBe(0);
+      const [page] = await extractImagePages(readFileSync(`${png}.png`), 'image/png', DEFAULT_EXTRACT_OPTIONS);
+      const column = page.words.filter((w) => w.x0 > 560 && w.x0 < 600).sort((a, b) => a.y0 - b.y0);
+      // No word spans two rows (glyphs 20 px high, rows 33 px apart; units are the crop's pixels).
+      for (const w of column) expect(w.y1 - w.y0, w.text).toBeLessThan(30);
+      const ones = column.filter((w) => w.text === '1');
+      // 16 rows of "1", "9" or "8" in the crop: most read as single digits in their own rows.
+      expect(ones.length).toBeGreaterThanOrEqual(10);
+      expect(new Set(ones.map((w) => Math.round(w.y0))).size).toBe(ones.length);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it.skipIf(!addonAvailable('eng'))("keeps Tesseract's own diagnostics off the service's stderr", { timeout: 120_000 }, () => {
     // Page 11 of ICDAR eu-004 at 200 dpi made libtesseract print STATS dumps ("Mean= 0.00", …).
     const dir = mkdtempSync(join(tmpdir(), 'tablemill-ocr-stderr-'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { impossibleDate, possibleDate, secondLook } from '../../../src/extract/raster/rescue.js';
+import { acrossLines, impossibleDate, lineBoxes, possibleDate, secondLook } from '../../../src/extract/raster/rescue.js';
 import type { OcrWord } from '../../../src/extract/raster/tsv.js';
 
 const word = (text: string, confidence: number, x0 = 100, y0 = 50, x1 = 300, y1 = 74): OcrWord => ({ text, confidence, x0, y0, x1, y1, lineHeight: 24, image: 1 });
@@ -48,5 +48,47 @@ describe('second look at impossible dates', () => {
     await secondLook(img, [], page, 24, read);
     await secondLook(img, [], page, 24, read, false);
     expect(crops).toEqual([3, 1]);
+  });
+});
+
+describe('words read across lines', () => {
+  // Glyph blobs 12 px high: a line of `n` glyphs 8 px wide from x, top at y.
+  const line = (x: number, y: number, n: number) => Array.from({ length: n }, (_, i) => ({ x0: x + i * 10, y0: y, x1: x + i * 10 + 7, y1: y + 11 }));
+
+  it('tells a word over two lines of ink from a tall word of one line and from a sure one', () => {
+    const blobs = [...line(100, 100, 5), ...line(100, 120, 5), ...line(300, 100, 4)];
+    // "Croat" over "# ligne" and "C_FO:" (two lines, 0.26); a heading word in large type (one line of tall glyphs).
+    const across = word('Croat', 0.26, 100, 100, 150, 132);
+    const heading = word('INVOICE', 0.5, 300, 90, 340, 140);
+    const big = [{ x0: 300, y0: 90, x1: 339, y1: 139 }];
+    const sure = word('ligne', 0.95, 100, 100, 150, 132);
+    const found = acrossLines([across, heading, sure], [...blobs, ...big], 12);
+    expect([...found].map((w) => w.text)).toEqual(['Croat']);
+    // Its two lines are read as two crops; pieces of one line side by side are one crop.
+    const beside = word('sa74', 0.1, 152, 100, 180, 132);
+    const more = [...blobs, ...line(152, 100, 3), ...line(152, 120, 3)];
+    const boxes = lineBoxes([across, beside], more, 12);
+    expect(boxes).toEqual([
+      { x0: 100, y0: 100, x1: 179, y1: 111 },
+      { x0: 100, y0: 120, x1: 179, y1: 131 },
+    ]);
+    // Letters beside a line's piece are read again with it ("Samp" + "le"); those a column's gap away are not.
+    const withRest = [...more, ...line(182, 100, 2), ...line(260, 100, 4)];
+    expect(lineBoxes([across, beside], withRest, 12)[0]).toEqual({ x0: 100, y0: 100, x1: 199, y1: 111 });
+  });
+
+  it('reads each line again and keeps the word where its lines read nothing surer', async () => {
+    const img = { data: new Uint8Array(400 * 200).fill(255), width: 400, height: 200 };
+    const blobs = [...line(100, 100, 5), ...line(100, 120, 5)];
+    const asked: boolean[] = [];
+    const read = async (c: { width: number }[], _scale: number, asLine: boolean) => {
+      asked.push(asLine);
+      return c.map((_, i) => (asLine ? [word(i === 0 ? '#ligne' : 'C_FO:', 0.9, 10, 10, 60, 22)] : []));
+    };
+    const { words } = await secondLook(img, blobs, [word('Croat', 0.26, 100, 100, 150, 132)], 12, read, false);
+    expect(asked).toEqual([true]);
+    expect(words.map((w) => w.text)).toEqual(['#ligne', 'C_FO:']);
+    const kept = await secondLook(img, blobs, [word('Croat', 0.26, 100, 100, 150, 132)], 12, async (c) => c.map(() => [word('x', 0.3, 10, 10, 20, 22)]), false);
+    expect(kept.words.map((w) => w.text)).toEqual(['Croat']);
   });
 });
