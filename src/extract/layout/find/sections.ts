@@ -37,7 +37,7 @@ export function withRuledSections(layout: PageLayout, grids: Grid[], words: Word
     if (held.length === 0) continue;
     if (held.length === 1 && !rowsBeside(held[0], block, layout, verticals())) {
       const t = pass('stream table', () => streamTable(layout.page, block));
-      if (t && pieceOf(held[0], t)) out = [...out.filter((g) => g !== held[0]), { table: t, box: t.bbox }];
+      if (t && pieceOf(held[0], t) && !out.some((g) => g !== held[0] && g.table && crosses(t.bbox, g.box))) out = [...out.filter((g) => g !== held[0]), { table: t, box: t.bbox }];
       continue;
     }
     if (!sections(held, layout, words, verticals())) continue;
@@ -45,6 +45,17 @@ export function withRuledSections(layout: PageLayout, grids: Grid[], words: Word
     if (t) out = [...out.filter((g) => !held.includes(g)), { table: t, box: t.bbox }];
   }
   return out;
+}
+
+/**
+ * Whether a table's box runs into a grid's: over a tenth of the grid's area. A table of which a
+ * grid is a piece stops at the rules of the page's other grids (a box of totals beside the notes
+ * of an invoice, a payment box under them, are each their own).
+ */
+function crosses(t: BBox, g: BBox): boolean {
+  const w = Math.min(t[2], g[2]) - Math.max(t[0], g[0]);
+  const h = Math.min(t[3], g[3]) - Math.max(t[1], g[1]);
+  return w > 0 && h > 0 && w * h > 0.1 * (g[2] - g[0]) * (g[3] - g[1]);
 }
 
 /** A grid over at most this share of a stream table's height may be a piece of it. */
