@@ -202,9 +202,10 @@ function linesIn(w: OcrWord, blobs: Blob[], glyph: number): Blob[][] {
  * layout analysis joins pieces of two lines into one word ("Croat" for "# ligne BC: 3" over
  * "C_FO:", 0.26), and a narrow column of one-digit cells becomes one tall word read downwards
  * ("eee" over three rows of "1"). Such a word is at least two glyph heights tall, read below
- * `DOUBTFUL_CONFIDENCE`, and the upright glyph blobs inside its box stand on two or more lines. A
- * tall word of one line (a heading in large type) is none; nor is text turned a quarter, nor a
- * word of a script written downwards.
+ * `DOUBTFUL_CONFIDENCE`, and the upright letter blobs inside its box stand on two or more lines of
+ * text height, each under the one above. A tall word of one line (a heading in large type) is
+ * none; nor is text turned a quarter, a slanted line, one large word whose glyphs broke apart, or
+ * a word of a script written downwards.
  */
 export function acrossLines(words: OcrWord[], blobs: Blob[], glyph: number): Set<OcrWord> {
   const out = new Set<OcrWord>();
