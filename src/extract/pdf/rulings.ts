@@ -87,11 +87,40 @@ function isRect(pts: [number, number][]): boolean {
   return true;
 }
 
-function shapeRulings(pts: [number, number][], closed: boolean, stroked: boolean, filled: boolean, out: Ruling[], pageArea: number): void {
+/** A filled box this close (page units) inside another still lies on it. */
+const ON_TOL = 0.5;
+/** How many of the latest filled boxes are looked through for the one a new fill lies on. */
+const FILLS_BEHIND = 256;
+
+interface Fill {
+  box: [number, number, number, number];
+  colour: string;
+}
+
+/**
+ * Whether a fill of `colour` over `box` lies wholly on the latest-painted fill of the same colour:
+ * then its edges show nothing (a word processor shades each line of a shaded cell again, in the
+ * cell's own grey, and those line boxes' edges are no rules between the lines).
+ */
+function onSameFill(fills: Fill[], box: [number, number, number, number], colour: string): boolean {
+  const [x0, y0, x1, y1] = box;
+  for (let i = fills.length - 1; i >= Math.max(0, fills.length - FILLS_BEHIND); i--) {
+    const [a0, b0, a1, b1] = fills[i].box;
+    if (x0 >= a0 - ON_TOL && y0 >= b0 - ON_TOL && x1 <= a1 + ON_TOL && y1 <= b1 + ON_TOL) return fills[i].colour === colour;
+  }
+  return false;
+}
+
+function shapeRulings(pts: [number, number][], closed: boolean, stroked: boolean, filled: boolean, out: Ruling[], pageArea: number, fills: Fill[] = [], colour = ''): void {
   if (pts.length < 2) return;
   const [x0, y0, x1, y1] = boxOf(pts);
   const w = x1 - x0, h = y1 - y0;
   const rect = isRect(pts) || (pts.length === 2 && w > 0 && h > 0 && filled);
+  if (rect && filled && !stroked) {
+    const hidden = onSameFill(fills, [x0, y0, x1, y1], colour);
+    fills.push({ box: [x0, y0, x1, y1], colour });
+    if (hidden) return;
+  }
   if (rect && (w < THIN || h < THIN)) {
     // A thin box drawn as a line; the lower bound keeps dots and glyph-like specks out.
     if (w >= h) out.push({ x0, y0: (y0 + y1) / 2, x1, y1: (y0 + y1) / 2 });
@@ -134,6 +163,7 @@ export async function pageDrawing(page: PDFPageProxy): Promise<Drawing> {
   const stack: { ctm: Matrix; fill: string }[] = [];
   let fill = '#000000';
   let imageArea = 0;
+  const fills: Fill[] = [];
   const { fnArray, argsArray } = list;
   for (let i = 0; i < fnArray.length; i++) {
     const fn = fnArray[i];
@@ -154,12 +184,17 @@ export async function pageDrawing(page: PDFPageProxy): Promise<Drawing> {
       if (!data) continue;
       const stroked = STROKES.has(paint);
       // White fills paint nothing visible on white paper, so they draw no grid.
-      const filled = FILLS.has(paint) && fill.toLowerCase() !== '#ffffff';
-      if (!stroked && !filled) continue;
+      const white = fill.toLowerCase() === '#ffffff';
+      const filled = FILLS.has(paint) && !white;
       const m = mul(ctm, viewport.transform as Matrix);
+      if (!stroked && !filled) {
+        // A white box draws no rules, but what is painted on it lies on white.
+        if (FILLS.has(paint)) for (const sp of subpaths(data, m)) if (!sp.curved && (isRect(sp.pts) || sp.pts.length === 2)) fills.push({ box: boxOf(sp.pts), colour: '#ffffff' });
+        continue;
+      }
       for (const sp of subpaths(data, m)) {
         if (sp.curved) continue;
-        shapeRulings(sp.pts, sp.closed, stroked, filled, out, pageArea);
+        shapeRulings(sp.pts, sp.closed, stroked, filled, out, pageArea, fills, fill.toLowerCase());
       }
     }
   }

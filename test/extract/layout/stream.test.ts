@@ -34,13 +34,14 @@ describe('stream tables', () => {
     expect(tables[0].header_rows).toBe(1);
   });
 
-  it('reads ICDAR eu-001 page 1 (cell backgrounds): a header spanning three columns, caption left out', async () => {
+  it('reads ICDAR eu-001 page 1 (cell backgrounds): a header spanning three columns, two-line header cells whole, caption left out', async () => {
     const [page] = await layouts('eu-001');
     const t = detectTables(page)[0];
     const g = grid(t);
     expect(t.n_cols).toBe(4);
     expect(g[0].slice(1)).toEqual(['THRESHOLD FOR RELEASES', 'THRESHOLD FOR RELEASES', 'THRESHOLD FOR RELEASES']);
-    expect(g[1].slice(1)).toEqual(['to air', 'to water', 'to land']);
+    // Each of these header cells holds two lines ("to air" over "kg/year"), shaded line by line in the cell's grey.
+    expect(g[1].slice(1)).toEqual(['to air kg/year', 'to water kg/year', 'to land kg/year']);
     expect(g.find((r) => r[0] === 'Carbon dioxide (CO2)')).toEqual(['Carbon dioxide (CO2)', '100 million', '-', '-']);
     expect(g.flat()).not.toContain('Greenhouse gases');
   });

@@ -26,6 +26,24 @@ describe('pageDrawing', () => {
     expect(r.v[0].y1).toBeCloseTo(300, 0);
   });
 
+  it('finds no rules between boxes shaded again in the grey they lie on, and finds them on another shade or on white', async () => {
+    const grey = rgb(0.88, 0.88, 0.88);
+    const bytes = await makePdf((page) => {
+      // A grey cell 200-300 (page y 100-200 from the top) with each of its two text lines shaded again in its grey.
+      page.drawRectangle({ x: 50, y: 200, width: 150, height: 100, color: grey });
+      page.drawRectangle({ x: 52, y: 250, width: 146, height: 20, color: grey });
+      page.drawRectangle({ x: 52, y: 230, width: 146, height: 20, color: grey });
+      // A white cell beside it holding a grey box: that box shows.
+      page.drawRectangle({ x: 250, y: 200, width: 100, height: 100, color: rgb(1, 1, 1) });
+      page.drawRectangle({ x: 260, y: 240, width: 80, height: 20, color: grey });
+    });
+    const r = mergeRulings((await pageDrawing(await firstPage(bytes))).rulings);
+    const left = r.h.filter((l) => l.x1 < 220).map((l) => Math.round(l.y0));
+    expect(left).toEqual([100, 200]);
+    const right = r.h.filter((l) => l.x0 > 220).map((l) => Math.round(l.y0));
+    expect(right).toEqual([140, 160]);
+  });
+
   it('merges a rule drawn in pieces and drops specks', async () => {
     const bytes = await makePdf((page) => {
       for (let x = 50; x < 350; x += 50) page.drawLine({ start: { x, y: 200 }, end: { x: x + 49, y: 200 }, thickness: 0.5 });
