@@ -115,6 +115,56 @@ export function restoreMarks(words: OcrWord[], comps: Component[]): OcrWord[] {
   });
 }
 
+/** A word that ends in a point or a comma after a letter, a figure or a closing sign. */
+const TRAILING_MARK = /^(.*[\p{L}\p{N}%)])[.,]$/u;
+/** A trailing mark stands within this share of the glyphs' height after the last glyph. */
+const MARK_AFTER = 0.6;
+/** A trailing mark's centre may stand this share of the glyphs' height inside the last glyph's box (an italic or kerned comma under the arm of a "T"). */
+const MARK_OVERHANG = 0.15;
+/**
+ * A trailing comma is at most this share of the glyphs' height across and down: an italic comma
+ * at 200 dpi is 5 px by 6 after capitals 14 px high, and 6 px high after lowercase letters 11 px high.
+ */
+const TRAILING_MARK_WIDTH = 0.5;
+const TRAILING_MARK_HEIGHT = 0.7;
+
+/**
+ * The words, without a point or comma at their end where the ink shows none. Read enlarged or
+ * in bold, the recogniser ends some figures with a mark that is not printed ("1993" of a
+ * heading read "1993,", "2000" read "2000,"). Where the word's glyph blobs account for its
+ * characters one for one (two touching figures as two), its last mark needs ink after the last
+ * glyph, in the lower part of the line, no larger than a mark: a speck will do (a faded
+ * receipt's decimal point is 2 px by 1, "85." of "85.54" read as two words); with none, it goes.
+ */
+export function dropPhantomMarks(words: OcrWord[], comps: Component[]): OcrWord[] {
+  const byX = [...comps].sort((a, b) => a.x0 - b.x0);
+  return words.map((w) => {
+    const m = TRAILING_MARK.exec(w.text);
+    if (!m || MARK.test(m[1].slice(-1))) return w;
+    const count = [...m[1]].filter((c) => !MARK.test(c)).length;
+    const own = boxIn(byX, w);
+    const h = Math.max(0, ...own.map((c) => c.y1 - c.y0 + 1));
+    const glyphs = own.filter((c) => c.y1 - c.y0 + 1 >= 0.6 * h).sort((a, b) => a.x0 - b.x0);
+    const figures = /^[\d.,%]+$/.test(m[1]);
+    if (glyphs.length === 0 || !(figures ? glyphUnits(glyphs, count, true) : glyphs.length === count)) return w;
+    const top = Math.min(...glyphs.map((d) => d.y0));
+    const base = Math.max(...glyphs.map((d) => d.y1));
+    const dh = base - top + 1;
+    // Glyphs much lower than the word's line are no letters to judge by.
+    if (dh < 0.5 * w.lineHeight) return w;
+    const last = glyphs[glyphs.length - 1];
+    // Letter-sized ink right of the last glyph blob: the blobs did not account for the word after all.
+    if (own.some((c) => !glyphs.includes(c) && c.x0 > last.x1 && c.y1 - c.y0 + 1 >= 0.4 * h)) return w;
+    // The mark may stand just past the box the reading gave; the next word's glyphs are no mark.
+    const mark = boxIn(byX, { ...w, x1: w.x1 + MARK_AFTER * dh }).some((c) => {
+      const cw = c.x1 - c.x0 + 1;
+      const ch = c.y1 - c.y0 + 1;
+      return ch < 0.6 * h && (c.x0 + c.x1) / 2 > last.x1 - MARK_OVERHANG * dh && c.x0 <= last.x1 + MARK_AFTER * dh && cw <= TRAILING_MARK_WIDTH * dh && ch <= TRAILING_MARK_HEIGHT * dh && c.y0 >= top + MARK_TOP * dh;
+    });
+    return mark ? w : { ...w, text: m[1] };
+  });
+}
+
 /**
  * How many characters each glyph blob holds: one each when they match the word's count; two
  * figures that touch ("44" of "44.3" as one blob) hold as many as their width makes of the

@@ -22,7 +22,7 @@ import { voteFull, voteUnsure } from './ocr-vote.js';
 import { paddleReads } from './languages.js';
 import { NOISE, secondLook } from './rescue.js';
 import { joinCjk } from './cjk.js';
-import { agreeDecimalMarks, dashesByLength, restoreMarks } from './marks.js';
+import { agreeDecimalMarks, dashesByLength, dropPhantomMarks, restoreMarks } from './marks.js';
 import { figureBoxes, joinAcrossRulings } from './figures.js';
 import { splitBars } from './bars.js';
 
@@ -348,7 +348,7 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   ocr = second.words;
   // Decimal points the recogniser dropped, from the ink OCR read (rulings erased).
   const inkParts = components({ data: read, width: img.width, height: img.height });
-  ocr = dashesByLength(agreeDecimalMarks(restoreMarks(ocr, inkParts)));
+  ocr = dashesByLength(agreeDecimalMarks(restoreMarks(dropPhantomMarks(ocr, inkParts), inkParts)));
   lastPageTimings.rescued = second.crops;
   lastPageTimings.ocrMs = performance.now() - t;
   lastPageTimings.rescueMs = performance.now() - t3;

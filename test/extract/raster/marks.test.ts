@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agreeDecimalMarks, dashesByLength, restoreMarks } from '../../../src/extract/raster/marks.js';
+import { agreeDecimalMarks, dashesByLength, dropPhantomMarks, restoreMarks } from '../../../src/extract/raster/marks.js';
 import type { OcrWord } from '../../../src/extract/raster/tsv.js';
 import type { Component } from '../../../src/extract/raster/text-size.js';
 
@@ -33,6 +33,37 @@ describe('decimal marks the recogniser dropped', () => {
     expect(restoreMarks([word('7,9', 100, 130)], [...digits, comp(113, 116, 115, 124), comp(122, 116, 124, 119)])[0].text).toBe('7,9');
     expect(restoreMarks([word('ab', 100, 130)], [...digits, comp(113, 116, 115, 119)])[0].text).toBe('ab');
     expect(restoreMarks([word('7912', 100, 130)], [...digits, comp(113, 116, 115, 119)])[0].text).toBe('7912');
+  });
+});
+
+describe('marks read at the end of a word that the ink does not show', () => {
+  const dot = (x: number) => comp(x, 116, x + 2, 119);
+  it('drops a trailing comma or point with no mark in the ink after the last glyph', () => {
+    expect(dropPhantomMarks([word('79,', 100, 133)], digits)[0].text).toBe('79');
+    expect(dropPhantomMarks([word('7.9.', 100, 133)], [...digits, dot(113)])[0].text).toBe('7.9');
+  });
+  it('keeps a trailing mark the ink shows, also just past the word box', () => {
+    expect(dropPhantomMarks([word('79,', 100, 135)], [...digits, comp(131, 116, 133, 124)])[0].text).toBe('79,');
+    expect(dropPhantomMarks([word('79.', 100, 130)], [...digits, dot(132)])[0].text).toBe('79.');
+  });
+  it('leaves a word alone whose blobs do not account for its characters, or that ends in two marks', () => {
+    // Three characters before the mark over two glyph blobs: the box is not the word's ink.
+    expect(dropPhantomMarks([word('791,', 100, 133)], digits)[0].text).toBe('791,');
+    expect(dropPhantomMarks([word('ab,', 100, 133)], [digits[0]])[0].text).toBe('ab,');
+    expect(dropPhantomMarks([word('79..', 100, 133)], digits)[0].text).toBe('79..');
+  });
+  it('keeps a trailing point whose ink is a speck (a faded receipt)', () => {
+    expect(dropPhantomMarks([word('79.', 100, 133)], [...digits, comp(132, 118, 133, 118)])[0].text).toBe('79.');
+  });
+  it('keeps a comma set under the edge of the last glyph, and takes no glyph of the next word for a mark', () => {
+    // An italic comma whose left half stands under the last figure.
+    expect(dropPhantomMarks([word('79,', 100, 133)], [...digits, comp(128, 116, 132, 124)])[0].text).toBe('79,');
+    // The next word's first letter, just past the box, is neither a glyph of this word nor its mark.
+    expect(dropPhantomMarks([word('ab.', 100, 131)], [...digits, comp(136, 100, 146, 119)])[0].text).toBe('ab');
+  });
+  it('judges letters one blob a letter', () => {
+    expect(dropPhantomMarks([word('ab.', 100, 133)], digits)[0].text).toBe('ab');
+    expect(dropPhantomMarks([word('ab.', 100, 133)], [...digits, dot(131)])[0].text).toBe('ab.');
   });
 });
 
