@@ -77,7 +77,8 @@ export async function secondLook(
     .slice(0, MAX_DOUBTFUL);
   // Words across lines stay among the words read, so their ink is no unread group, nor is the ink of the lines read again.
   const covered = [...read, ...lines.map((l) => ({ x0: l.x0, y0: l.y0, x1: l.x1 + 1, y1: l.y1 + 1 }))];
-  const groups = [...unreadGroups(blobs, covered, glyph), ...doubtful.map((w) => ({ x0: w.x0, y0: w.y0, x1: w.x1 - 1, y1: w.y1 - 1 }))];
+  const unread = unreadGroups(blobs, covered, glyph);
+  const groups = [...unread, ...doubtful.map((w) => ({ x0: w.x0, y0: w.y0, x1: w.x1 - 1, y1: w.y1 - 1 }))];
   if (groups.length === 0 && lines.length === 0) return { words: ocr, crops: 0 };
   const up = Math.max(1, TARGET_GLYPH_HEIGHT / glyph);
   const enlarge = async ({ crop, dx, dy }: { crop: GrayImage; dx: number; dy: number }) => {
@@ -92,6 +93,17 @@ export async function secondLook(
     ...(wordCrops.length > 0 ? await readWords(wordCrops.map((c) => c.big), up, false) : []),
     ...(lineCrops.length > 0 ? await readWords(lineCrops.map((c) => c.big), up, true) : []),
   ];
+  // A doubtful word read surely over part of its ink only may be two words the page read as one
+  // ("1995-1996" over an erased rule, read back as "1995"): read as a line, it is read again.
+  // Only these: a line crop's confidence runs higher than a word crop's, so an unsure word read
+  // as a line would win contests its reading should lose.
+  const again = groups.map((g, i) => i).filter((i) => i >= unread.length && partial(results[i], (groups[i].x1 - groups[i].x0 + 1) / wordCrops[i].s));
+  if (again.length > 0) {
+    // Cropped to the word's own ink: read as a line, the padding's rests of the next word are read too.
+    const clean = await Promise.all(again.map((i) => enlarge(cropFor(img, groups[i], glyph, true))));
+    const lined = await readWords(clean.map((c) => c.big), up, true);
+    again.forEach((i, k) => (results[i] = lined[k]));
+  }
   let words = ocr.filter((w) => !across.has(w));
   // The line crop each new reading came from: a reading of another line (the one above) does not contest it.
   const fresh = new Map<OcrWord, number>();
@@ -129,6 +141,16 @@ export async function secondLook(
     if (covered < RESTORE_SHARE * (w.x1 - w.x0)) words = [...words.filter((o) => !mine.includes(o)), w];
   }
   return { words, crops: groups.length + lines.length };
+}
+
+/** A sure reading of a word's crop (a word of it at this confidence) over less than this share of its width read part of it. */
+const WHOLE_CONFIDENCE = 0.5;
+const WHOLE_SHARE = 0.75;
+
+/** Whether the words read in a crop are a sure reading of part of its `width` (crop pixels) only. */
+function partial(found: OcrWord[], width: number): boolean {
+  const covered = found.reduce((n, w) => n + (w.x1 - w.x0), 0);
+  return found.some((w) => w.confidence >= WHOLE_CONFIDENCE) && covered < WHOLE_SHARE * width;
 }
 
 /** A word across lines is read again where its lines' new words cover this share of its width. */
