@@ -67,7 +67,7 @@ export function osdAvailable(): boolean {
  * Clockwise quarter turns (0, 90, 180, 270) that make the page upright, by Tesseract's OSD on
  * the PGM or PBM image; 0 when OSD is unsure or cannot run.
  */
-export async function uprightTurn(image: Buffer, dpi: number): Promise<number> {
+export async function uprightTurn(image: Buffer, dpi: number, minConfidence = MIN_OSD_CONFIDENCE): Promise<number> {
   if (!osdAvailable()) return 0;
   const out = await new Promise<string>((resolve) => {
     const child = spawn('env', ['OMP_THREAD_LIMIT=1', 'tesseract', 'stdin', 'stdout', '--psm', '0', '--dpi', String(Math.round(dpi))], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -81,7 +81,7 @@ export async function uprightTurn(image: Buffer, dpi: number): Promise<number> {
   });
   const rotate = /Rotate:\s*(\d+)/.exec(out);
   const conf = /Orientation confidence:\s*([\d.]+)/.exec(out);
-  if (!rotate || !conf || Number(conf[1]) < MIN_OSD_CONFIDENCE) return 0;
+  if (!rotate || !conf || Number(conf[1]) < minConfidence) return 0;
   const turn = Number(rotate[1]) % 360;
   return turn === 90 || turn === 180 || turn === 270 ? turn : 0;
 }

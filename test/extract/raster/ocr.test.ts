@@ -220,6 +220,22 @@ describe('OCR', () => {
     }
   });
 
+  it('reads a table printed sideways in small print upright, however unsure OSD is of its side', { timeout: 180_000 }, async () => {
+    // The layout fixture turned-ruled (a ruled table turned a quarter on an upright page) at
+    // 150 dpi: no sign of lying sideways before reading, read unsure all over as it lies, and OSD
+    // answers at 1.5, below what it is trusted at otherwise.
+    const dir = mkdtempSync(join(tmpdir(), 'tablemill-ocr-sideways-'));
+    try {
+      const png = join(dir, 'page');
+      expect(spawnSync('pdftoppm', ['-r', '150', '-png', '-singlefile', join(REPO_ROOT, 'test/fixtures/layouts/turned-ruled.pdf'), png]).status).toBe(0);
+      const [page] = await extractImagePages(readFileSync(`${png}.png`), 'image/png', DEFAULT_EXTRACT_OPTIONS);
+      const text = page.words.map((w) => w.text);
+      for (const word of ['Code', 'Population', 'Aguascalientes', '648765']) expect(text).toContain(word);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it.skipIf(!addonAvailable('eng'))("keeps Tesseract's own diagnostics off the service's stderr", { timeout: 120_000 }, () => {
     // Page 11 of ICDAR eu-004 at 200 dpi made libtesseract print STATS dumps ("Mean= 0.00", …).
     const dir = mkdtempSync(join(tmpdir(), 'tablemill-ocr-stderr-'));
