@@ -39,28 +39,24 @@ describe('second look at impossible dates', () => {
   it('reads a doubtful word again as a line where as one word it reads surely over part of its ink only', async () => {
     const img = { data: new Uint8Array(400 * 130).fill(255), width: 400, height: 130 };
     const modes: boolean[] = [];
-    // "1995-1996" over an erased rule: as one word, only "1995" (the crop's left third); as a line, both.
-    const read = async (c: { width: number }[], _scale: number, line: boolean) => {
+    // A reader that notes whether each batch was read as lines, and reads every crop as `reply` says.
+    const reader = (reply: (line: boolean) => OcrWord[]) => async (c: { width: number }[], _scale: number, line: boolean) => {
       modes.push(line);
-      return c.map(() => (line ? [word('1995', 0.97, 12, 14, 70, 36), word('1996', 0.97, 130, 14, 188, 36)] : [word('1995', 0.67, 12, 14, 70, 36)]));
+      return c.map(() => reply(line));
     };
-    const { words } = await secondLook(img, [], [word('1995-1996', 0.46, 100, 50, 280, 72)], 24, read);
+    // "1995-1996" over an erased rule: as one word, only "1995" (the crop's left third); as a line, both.
+    const split = reader((line) => (line ? [word('1995', 0.97, 12, 14, 70, 36), word('1996', 0.97, 130, 14, 188, 36)] : [word('1995', 0.67, 12, 14, 70, 36)]));
+    const { words } = await secondLook(img, [], [word('1995-1996', 0.46, 100, 50, 280, 72)], 24, split);
     expect(modes).toEqual([false, true]);
     expect(words.map((w) => w.text)).toEqual(['1995', '1996']);
     // A sure reading over the whole word is not read again.
     modes.length = 0;
-    const whole = async (c: { width: number }[], _scale: number, line: boolean) => {
-      modes.push(line);
-      return c.map(() => [word('0,00%', 0.91, 12, 14, 190, 36)]);
-    };
+    const whole = reader(() => [word('0,00%', 0.91, 12, 14, 190, 36)]);
     expect((await secondLook(img, [], [word('000%', 0.02, 100, 50, 280, 72)], 24, whole)).words.map((w) => w.text)).toEqual(['0,00%']);
     expect(modes).toEqual([false]);
     // Nor is an unsure reading: as a line it would read surer, not righter.
     modes.length = 0;
-    const unsure = async (c: { width: number }[], _scale: number, line: boolean) => {
-      modes.push(line);
-      return c.map(() => [word('OLY.', 0.3, 12, 14, 190, 36)]);
-    };
+    const unsure = reader(() => [word('OLY.', 0.3, 12, 14, 190, 36)]);
     expect((await secondLook(img, [], [word('D.I.Y.', 0.55, 100, 50, 280, 72)], 24, unsure)).words.map((w) => w.text)).toEqual(['D.I.Y.']);
     expect(modes).toEqual([false]);
   });
