@@ -111,11 +111,18 @@ function onSameFill(fills: Fill[], box: [number, number, number, number], colour
   return false;
 }
 
-function shapeRulings(pts: [number, number][], closed: boolean, stroked: boolean, filled: boolean, out: Ruling[], pageArea: number, fills: Fill[] = [], colour = ''): void {
+/** Whether a filled path is a box: four sides on the axes, or the two corners a rectangle operator gives. */
+function filledBox(pts: [number, number][]): boolean {
+  if (isRect(pts)) return true;
+  const [x0, y0, x1, y1] = boxOf(pts);
+  return pts.length === 2 && x1 > x0 && y1 > y0;
+}
+
+function shapeRulings(pts: [number, number][], closed: boolean, stroked: boolean, filled: boolean, out: Ruling[], pageArea: number, fills: Fill[], colour: string): void {
   if (pts.length < 2) return;
   const [x0, y0, x1, y1] = boxOf(pts);
   const w = x1 - x0, h = y1 - y0;
-  const rect = isRect(pts) || (pts.length === 2 && w > 0 && h > 0 && filled);
+  const rect = filled ? filledBox(pts) : isRect(pts);
   if (rect && filled && !stroked) {
     const hidden = onSameFill(fills, [x0, y0, x1, y1], colour);
     fills.push({ box: [x0, y0, x1, y1], colour });
@@ -189,7 +196,7 @@ export async function pageDrawing(page: PDFPageProxy): Promise<Drawing> {
       const m = mul(ctm, viewport.transform as Matrix);
       if (!stroked && !filled) {
         // A white box draws no rules, but what is painted on it lies on white.
-        if (FILLS.has(paint)) for (const sp of subpaths(data, m)) if (!sp.curved && (isRect(sp.pts) || sp.pts.length === 2)) fills.push({ box: boxOf(sp.pts), colour: '#ffffff' });
+        if (FILLS.has(paint)) for (const sp of subpaths(data, m)) if (!sp.curved && filledBox(sp.pts)) fills.push({ box: boxOf(sp.pts), colour: '#ffffff' });
         continue;
       }
       for (const sp of subpaths(data, m)) {

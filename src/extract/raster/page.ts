@@ -41,10 +41,10 @@ const PSM = 3;
 const EM_PER_LINE_BOX = 1.15;
 
 
-/** The median of the numbers, 0 for none. */
 /** The confidences of a page's words that are no stray marks. */
 const sureOf = (words: readonly { text: string; confidence: number | null }[]) => words.filter((w) => !NOISE.test(w.text)).map((w) => w.confidence ?? 0);
 
+/** The median of the numbers, 0 for none. */
 function medianOf(xs: number[]): number {
   if (xs.length === 0) return 0;
   const s = [...xs].sort((a, b) => a - b);
@@ -348,17 +348,13 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   // Unsure words all over the page: it may be upside down. OSD is wrong at times on faint
   // print (an upright receipt turned 180° read as junk), so the turned page is kept only where
   // it reads surer than the page as it was.
-  const sure = ocr.filter((w) => !NOISE.test(w.text)).map((w) => w.confidence);
+  const sure = sureOf(ocr);
   if (!ctx.upright && readsUnsure(sure)) {
-    const done = await upright();
+    // Small print lying on its side (a table printed sideways, rendered at 150 dpi) may show no
+    // sign of it before reading; seen sideways at the working scale, OSD's answer is taken
+    // however unsure (1.5 there), each quarter tried.
+    const done = await upright(looksSideways(ink, glyphNow));
     if (done && medianOf(sureOf(done.words)) > medianOf(sure)) return done;
-    // Small print lying on its side (a table printed sideways, rendered at 150 dpi) that showed no
-    // sign of it before reading, seen sideways at the working scale: OSD's answer is taken however
-    // unsure (1.5 there), each quarter tried.
-    if (!done && looksSideways(ink, glyphNow)) {
-      const side = await upright(true);
-      if (side && medianOf(sureOf(side.words)) > medianOf(sure)) return side;
-    }
   }
   lastPageTimings.voted = wantsSecondReader(ocr, opts, performance.now() - t);
   if (lastPageTimings.voted) ocr = await secondReading(grey, img, ocr, glyphNow, opts);

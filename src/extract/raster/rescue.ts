@@ -140,7 +140,7 @@ export async function secondLook(
     const covered = mine.reduce((n, o) => n + Math.max(0, Math.min(o.x1, w.x1) - Math.max(o.x0, w.x0)), 0);
     if (covered < RESTORE_SHARE * (w.x1 - w.x0)) words = [...words.filter((o) => !mine.includes(o)), w];
   }
-  return { words, crops: groups.length + lines.length };
+  return { words, crops: groups.length + lines.length + again.length };
 }
 
 /** A sure reading of a word's crop (a word of it at this confidence) over less than this share of its width read part of it. */
