@@ -12,6 +12,20 @@ describe('text lines', () => {
     expect(textLines(words)).toHaveLength(1);
     expect(cellText(words)).toBe('Left out of things');
   });
+  it('a word whose box takes in the stroke after it, given as a word too, stays on its line', () => {
+    // "Consumer / Food safety / Public health" at 200 dpi: Tesseract boxes "Consumer" and
+    // "safety" over the slash after each, and gives each slash as a word, taller than the line.
+    const words = [
+      word('Consumer', 169, 564, 301, 588), word('/', 286, 560, 297, 593), word('Food', 310, 565, 363, 585),
+      word('safety', 372, 564, 457, 589), word('/', 445, 560, 457, 593), word('Public', 466, 565, 531, 584), word('health', 540, 565, 609, 584),
+    ];
+    expect(textLines(words)).toHaveLength(1);
+    expect(cellText(words)).toBe('Consumer / Food safety / Public health');
+  });
+  it('a word read across two lines is not level with the words of either', () => {
+    const words = [word('Total', 100, 100, 180, 125), word('Croat', 120, 100, 190, 160), word('unit', 100, 135, 160, 160)];
+    expect(textLines(words)).toHaveLength(3);
+  });
   it('words stacked over each other are two lines', () => {
     // Two lines overlapping in height by over half (set tight) with their words over each other.
     const words = [word('Total', 100, 100, 180, 125), word('assets', 110, 112, 200, 137)];

@@ -84,9 +84,25 @@ const OCR_SIZE_FLOOR = 0.85;
 /** Words of one line may overlap by this much (× font size) and still stand side by side. */
 const TOUCH_EM = 0.15;
 
-/** Whether `w` overlaps a word of `line` by more than `slack` across. */
+/**
+ * A word standing within this share of its height inside a taller word's height, and at least
+ * `LEVEL_HEIGHTS` as tall, is level with it: OCR boxes a word with the stroke after it
+ * ("Consumer" taking in the "/" of "Consumer / Food", which it gives as a word of its own too),
+ * and the two overlap across though they stand side by side. Lines set tight overlap in height
+ * by half at most; a word read across two lines is twice as tall as a word of either.
+ */
+const LEVEL_INSIDE = 0.9;
+const LEVEL_HEIGHTS = 0.55;
+
+function level(a: Word, b: Word): boolean {
+  const ha = a.y1 - a.y0, hb = b.y1 - b.y0;
+  const lo = Math.min(ha, hb);
+  return lo > LEVEL_HEIGHTS * Math.max(ha, hb) && Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) >= LEVEL_INSIDE * lo;
+}
+
+/** Whether `w` overlaps a word of `line` by more than `slack` across, and is not level with it. */
 function stacked(line: Word[], w: Word, slack: number): boolean {
-  for (const o of line) if (o.x0 < w.x1 - slack && w.x0 < o.x1 - slack) return true;
+  for (const o of line) if (o.x0 < w.x1 - slack && w.x0 < o.x1 - slack && !level(o, w)) return true;
   return false;
 }
 
