@@ -5,7 +5,6 @@
  * DejaVu Sans Mono and Courier have) gives every word's box without measuring a font, so the
  * boxes of the result and the drawn page agree whichever monospaced font the machine has.
  */
-import { createCanvas } from '@napi-rs/canvas';
 import type { BBox, FieldName, PageLayout, Ruling, Word } from '../types.js';
 import type { CarriedInvoice, CarriedLine } from './invoice.js';
 
@@ -143,8 +142,9 @@ function wrap(text: string, width: number): string[] {
   return out.length ? out : [''];
 }
 
-/** The page drawn `width` pixels wide, as a PNG. */
+/** The page drawn `width` pixels wide, as a PNG (@napi-rs/canvas is loaded for it: reading the XML needs none). */
 export async function paintInvoicePage(page: PageLayout, width: number): Promise<{ png: Buffer; width: number; height: number }> {
+  const { createCanvas } = await import('@napi-rs/canvas');
   const scale = width / page.width;
   const w = Math.round(page.width * scale);
   const h = Math.round(page.height * scale);

@@ -6,13 +6,11 @@
  * Regions are in page units (points, from the top left), padded for the code's quiet zone.
  */
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { OPS } from '../pdf/pdfjs.js';
+import { loadedPdfjs } from '../pdf/load.js';
 import type { BBox } from '../types.js';
 
 type Affine = [number, number, number, number, number, number];
 
-const IMAGE_OPS = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat]);
-const FILL_OPS = new Set<number>([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
 /** pdf.js 5 path codes inside a constructPath buffer: move, line, cubic, quadratic, close. */
 const PATH_ARGS: Record<number, number> = { 0: 2, 1: 2, 2: 6, 3: 4, 4: 0 };
 
@@ -114,6 +112,7 @@ function codeLike(c: { box: BBox; area: number; count: number }): boolean {
  * ones merged), top to bottom; none on a page of text and rules alone.
  */
 export async function codeRegions(page: PDFPageProxy): Promise<BBox[]> {
+  const { OPS, IMAGE_OPS, FILL_OPS } = loadedPdfjs();
   const viewport = page.getViewport({ scale: 1 });
   const toPage = viewport.transform as Affine;
   const { fnArray, argsArray } = await page.getOperatorList();

@@ -5,7 +5,7 @@
  * page units like the words. Merging and filtering is layout's job (`mergeRulings`).
  */
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { OPS } from './pdfjs.js';
+import { loadedPdfjs } from './load.js';
 import type { Ruling } from '../types.js';
 
 type Matrix = [number, number, number, number, number, number];
@@ -16,9 +16,6 @@ const MOVE = 0, LINE = 1, CURVE = 2, QUAD = 3, CLOSE = 4;
 const THIN = 2.5;
 /** Segments this far off axis (page units) still count as horizontal / vertical. */
 const AXIS_TOL = 0.75;
-
-const STROKES = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
-const FILLS = new Set<number>([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
 
 function mul(m: Matrix, n: Matrix): Matrix {
   // m then n: the point is transformed by m first (pdf.js `transform` pre-multiplies the CTM).
@@ -151,8 +148,6 @@ function shapeRulings(pts: [number, number][], closed: boolean, stroked: boolean
   }
 }
 
-const IMAGES = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat]);
-
 /** What the drawing of a page holds: ruling segments (unmerged) and the share of the page images cover. */
 export interface Drawing {
   rulings: Ruling[];
@@ -162,6 +157,7 @@ export interface Drawing {
 
 /** Rulings and image coverage of `page`, from one walk over its operator list. */
 export async function pageDrawing(page: PDFPageProxy): Promise<Drawing> {
+  const { OPS, IMAGE_OPS, FILL_OPS, STROKE_OPS } = loadedPdfjs();
   const viewport = page.getViewport({ scale: 1 });
   const list = await page.getOperatorList();
   const out: Ruling[] = [];
@@ -179,7 +175,7 @@ export async function pageDrawing(page: PDFPageProxy): Promise<Drawing> {
     else if (fn === OPS.restore) ({ ctm, fill } = stack.pop() ?? { ctm, fill });
     else if (fn === OPS.transform) ctm = mul(args as Matrix, ctm);
     else if (fn === OPS.setFillRGBColor && typeof args[0] === 'string') fill = args[0];
-    else if (IMAGES.has(fn)) {
+    else if (IMAGE_OPS.has(fn)) {
       // Images are painted into the unit square of the current transform.
       const m = mul(ctm, viewport.transform as Matrix);
       const pts = [apply(m, 0, 0), apply(m, 1, 0), apply(m, 0, 1), apply(m, 1, 1)];
@@ -189,14 +185,14 @@ export async function pageDrawing(page: PDFPageProxy): Promise<Drawing> {
       const paint = args[0] as number;
       const data = (args[1] as unknown[])?.[0] as ArrayLike<number> | null;
       if (!data) continue;
-      const stroked = STROKES.has(paint);
+      const stroked = STROKE_OPS.has(paint);
       // White fills paint nothing visible on white paper, so they draw no grid.
       const white = fill.toLowerCase() === '#ffffff';
-      const filled = FILLS.has(paint) && !white;
+      const filled = FILL_OPS.has(paint) && !white;
       const m = mul(ctm, viewport.transform as Matrix);
       if (!stroked && !filled) {
         // A white box draws no rules, but what is painted on it lies on white.
-        if (FILLS.has(paint)) for (const sp of subpaths(data, m)) if (!sp.curved && filledBox(sp.pts)) fills.push({ box: boxOf(sp.pts), colour: '#ffffff' });
+        if (FILL_OPS.has(paint)) for (const sp of subpaths(data, m)) if (!sp.curved && filledBox(sp.pts)) fills.push({ box: boxOf(sp.pts), colour: '#ffffff' });
         continue;
       }
       for (const sp of subpaths(data, m)) {
