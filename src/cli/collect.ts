@@ -10,16 +10,21 @@ import { extname, join } from 'node:path';
 import { note } from './progress.js';
 import { isInvoiceXml } from '../extract/carried/sniff.js';
 
-/** Whether the file at `path` starts as invoice XML (its first 4 KiB, as the server sniffs). */
-async function invoiceXmlFile(path: string): Promise<boolean> {
+/** The first 4 KiB of the file at `path` (what the server sniffs), or fewer when it is shorter. */
+export async function fileHead(path: string): Promise<Uint8Array> {
   const f = await open(path, 'r');
   try {
     const head = Buffer.alloc(4096);
     const { bytesRead } = await f.read(head, 0, head.length, 0);
-    return isInvoiceXml(head.subarray(0, bytesRead));
+    return head.subarray(0, bytesRead);
   } finally {
     await f.close();
   }
+}
+
+/** Whether the file at `path` starts as invoice XML. */
+async function invoiceXmlFile(path: string): Promise<boolean> {
+  return isInvoiceXml(await fileHead(path));
 }
 
 const EXTENSIONS = new Set(['.pdf', '.png', '.jpg', '.jpeg', '.tif', '.tiff', '.webp']);

@@ -9,9 +9,10 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { loadConfig } from '../config.js';
+import { sniffType } from '../extract/sniff.js';
 import type { DocumentOutcome } from '../store/types.js';
 import { ExtractionPool } from '../worker/pool.js';
-import { collectFiles, noteSkipped } from './collect.js';
+import { collectFiles, fileHead, noteSkipped } from './collect.js';
 import { EXIT, UsageError } from './exit.js';
 
 export interface ExtractFlags {
@@ -54,6 +55,12 @@ async function expand(paths: string[]): Promise<string[]> {
   return out;
 }
 
+/** Whether any of `files` is a PDF by its bytes, as the engine sniffs it; one that cannot be read is none. */
+async function anyPdf(files: string[]): Promise<boolean> {
+  for (const path of files) if (sniffType(await fileHead(path).catch(() => new Uint8Array())) === 'application/pdf') return true;
+  return false;
+}
+
 export async function run(paths: string[], opts: ExtractFlags, flags: Record<string, string>): Promise<number> {
   const files = await expand(paths);
   if (files.length === 0) throw new UsageError('no PDF or image files found in the given paths');
@@ -61,7 +68,8 @@ export async function run(paths: string[], opts: ExtractFlags, flags: Record<str
   if (opts.jobs !== undefined && !/^[1-9]\d{0,2}$/.test(opts.jobs)) throw new UsageError(`--jobs needs a whole number from 1, got ${JSON.stringify(opts.jobs)}`);
   const config = loadConfig(process.env, opts.jobs ? { ...flags, concurrency: opts.jobs } : flags);
   const jobs = Math.max(1, Math.min(config.worker.concurrency, files.length));
-  const pool = new ExtractionPool({ ...config, worker: { ...config.worker, concurrency: jobs } });
+  // Children load the PDF reader before their first document only when there is a PDF to read.
+  const pool = new ExtractionPool({ ...config, worker: { ...config.worker, concurrency: jobs } }, { warmPdf: await anyPdf(files) });
   const indent = opts.pretty ? 2 : undefined;
   if (opts.out) await mkdir(opts.out, { recursive: true });
   let failed = 0;

@@ -12,6 +12,7 @@ import type { DocumentOutcome } from '../store/types.js';
 import { childEntry } from './entry.js';
 import { runFailure, Slot, type SlotLimits } from './slot.js';
 import type { TaskStats } from './task.js';
+import { NO_PDF_WARMUP } from './warmup.js';
 
 /** Thrown by `extract` when the caller's signal (shutdown) aborted it: no outcome to write. */
 export class ExtractionAbortedError extends Error {
@@ -37,14 +38,20 @@ export class ExtractionPool {
   private readonly limits: SlotLimits;
   private readonly opts: ExtractOptions;
   private readonly script: Promise<string>;
+  private readonly childArgs: string[];
   private closed = false;
 
-  constructor(private readonly config: Config) {
+  /** `warmPdf: false`: children do not load the PDF reader before their first document (none will be a PDF). */
+  constructor(
+    private readonly config: Config,
+    { warmPdf = true }: { warmPdf?: boolean } = {},
+  ) {
     // One OpenMP thread per recognition (see loadAddon in ocr-addon.ts): the children inherit it.
     process.env.OMP_THREAD_LIMIT ??= '1';
     this.limits = { heapMb: config.worker.maxHeapMb, maxRssMb: config.worker.maxRssMb, timeoutMs: config.worker.timeoutMs };
     this.script = childEntry();
-    this.slots = Array.from({ length: Math.max(1, config.worker.concurrency) }, () => new Slot(this.script, this.limits));
+    this.childArgs = warmPdf ? [] : [NO_PDF_WARMUP];
+    this.slots = Array.from({ length: Math.max(1, config.worker.concurrency) }, () => new Slot(this.script, this.limits, this.childArgs));
     this.idle = [...this.slots];
     this.opts = extractOptions(config);
   }
@@ -134,7 +141,7 @@ export class ExtractionPool {
   private replace(slot: Slot): Slot {
     void slot.close();
     if (this.closed) return slot;
-    const fresh = new Slot(this.script, this.limits);
+    const fresh = new Slot(this.script, this.limits, this.childArgs);
     this.slots[this.slots.indexOf(slot)] = fresh;
     return fresh;
   }

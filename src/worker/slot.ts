@@ -73,10 +73,11 @@ export class Slot {
   private exited = false;
   private nextId = 1;
 
-  /** Starts a child running `script` (see `childEntry`). */
+  /** Starts a child running `script` (see `childEntry`) with `args`. */
   constructor(
     script: Promise<string>,
     private readonly limits: SlotLimits,
+    private readonly args: string[] = [],
   ) {
     this.ready = script.then((file) => this.start(file));
     // Nobody may be waiting yet; the pool looks at `ready` before every run.
@@ -85,7 +86,7 @@ export class Slot {
 
   private start(script: string): Promise<void> {
     if (this.exited) return Promise.reject(new Error('the extraction process was ended before it started'));
-    const child = fork(script, [], {
+    const child = fork(script, this.args, {
       execArgv: [`--max-old-space-size=${this.limits.heapMb}`],
       // Buffers cross as bytes, not as JSON arrays of numbers.
       serialization: 'advanced',

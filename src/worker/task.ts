@@ -9,7 +9,7 @@ import { renderPage, type RenderLimits, type RenderedPage } from '../extract/ren
 import { renderXmlPage, sniffFormat, XML_TYPE } from '../extract/carried/index.js';
 import type { ProcessingError } from '../domain/errors.js';
 import type { ExtractOptions } from '../extract/types.js';
-import { warmupPdf } from './warmup.js';
+import { NO_PDF_WARMUP, warmupPdf } from './warmup.js';
 
 export interface ExtractTask {
   bytes: Uint8Array;
@@ -99,6 +99,6 @@ if (process.send) {
   });
   // Loads the engine's lazy parts (pdf.js: ~5 s on a busy 2-core machine) before reporting ready,
   // so a real document never pays the cold start inside its time limit.
-  await extractDocument(warmupPdf(), {}).catch(() => {});
+  if (!process.argv.includes(NO_PDF_WARMUP)) await extractDocument(warmupPdf(), {}).catch(() => {});
   send({ type: 'ready' });
 }

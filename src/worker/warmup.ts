@@ -1,3 +1,6 @@
+/** The argument of an extraction child that will be given no PDF: it skips the warm-up below. */
+export const NO_PDF_WARMUP = '--no-pdf-warmup';
+
 /**
  * A one-page PDF with one line of text, built in code (pdf-lib is only a dev dependency). Each
  * thread extracts it once at start so the engine's lazily loaded parts (pdf.js: ~5 s on a busy
