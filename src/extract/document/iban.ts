@@ -3,6 +3,7 @@
  * when the country's length and the mod-97 check digits agree, so a mistyped or invented one is
  * never returned.
  */
+import { allMatches } from '../matches.js';
 
 /** IBAN length per country (the SWIFT registry), for the countries an invoice is likely to name. */
 const LENGTH: Record<string, number> = {
@@ -30,7 +31,7 @@ const CANDIDATE = /(?<![A-Z0-9])([A-Z]{2}\d{2}(?:[ \u00a0]?[A-Z0-9]){10,30})/g;
 /** Valid IBANs in `text` (upper-cased), each compact and as printed, in order. */
 export function findIbans(text: string): { iban: string; raw: string }[] {
   const out: { iban: string; raw: string }[] = [];
-  for (const m of text.toUpperCase().matchAll(CANDIDATE)) {
+  for (const m of allMatches(CANDIDATE, text.toUpperCase())) {
     // The match may run into the next word: try the longest prefix of whole groups that checks out.
     const raw = m[1]!;
     for (let end = raw.length; end >= 15; end--) {

@@ -3,6 +3,7 @@
  * `Date: 30.11.2026   Due: 30.12.2026` (two labels, two values), a label with its value on
  * the line below.
  */
+import { allMatches } from '../matches.js';
 import type { Field, Word } from '../types.js';
 import { DETERMINER, labelRegex, TITLE_WORD, type LabelField } from '../locale/labels.js';
 import { box, inkOf, joinWords, type TextLine } from '../locale/lines.js';
@@ -39,7 +40,7 @@ export function labelMatches(line: TextLine): LabelMatch[] {
   if (cached) return cached;
   const all: LabelMatch[] = [];
   for (const field of LABEL_FIELDS) {
-    for (const m of line.lower.matchAll(labelRegex(field))) {
+    for (const m of allMatches(labelRegex(field), line.lower)) {
       // A label's word inside an address (`www.shop.com/terms`, `invoice@shop.com`) labels nothing.
       if (m.index > 0 && /[/@]/.test(line.lower[m.index - 1]!)) continue;
       all.push({ field, start: m.index, end: m.index + m[0].length });

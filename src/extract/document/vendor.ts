@@ -8,6 +8,7 @@
  * (`SON BHO`) are read as printed. A name attested as the issuer's (a legal form with its
  * registration number, or named again by the legal footer) is sure but for its reading.
  */
+import { allMatches } from '../matches.js';
 import type { Field, Word } from '../types.js';
 import { beforeLabel, field, labelMatches } from './labelled.js';
 import { blocks, inkOf, joinWords, type TextLine } from '../locale/lines.js';
@@ -94,7 +95,7 @@ export function repairLegalForm(text: string): string {
 /** Words of `words` up to the end of the last legal form, when more than a bracket follows it (a branch, a mall). */
 function upToLegalForm(words: Word[]): Word[] {
   const text = joinWords(words);
-  const all = [...text.matchAll(LEGAL)];
+  const all = allMatches(LEGAL, text);
   const last = all[all.length - 1];
   if (!last || last.index === 0) return words;
   const end = last.index + last[0].length;

@@ -4,6 +4,7 @@
  * numeric dates, and its currency (a `Currency:` label, else the symbols and codes in its words,
  * else the language's).
  */
+import { allMatches } from '../matches.js';
 import type { Field, PageLayout, Word } from '../types.js';
 import { currencyOf, detectConvention, isCurrencySign, parseNumber, type Convention } from './numbers.js';
 import { numericParts, type DateOrder } from './dates.js';
@@ -117,7 +118,7 @@ export function documentCurrency(lines: TextLine[], lang: DocLang | null): Field
     }
   }
   for (const l of lines) {
-    for (const m of l.lower.matchAll(labelRegex('currency'))) {
+    for (const m of allMatches(labelRegex('currency'), l.lower)) {
       const end = m.index + m[0].length;
       const after = l.words.filter((_, i) => l.starts[i]! >= end).slice(0, 3);
       const code = currencyOf(joinWords(after).replace(/^[:：]\s*/, '')) ?? (after[0] && /^[:：]?\s*円$/.test(after[0].text) ? 'JPY' : null);

@@ -3,6 +3,7 @@
  * expression sources over lower-cased, NFKC-normalised text. A label matches as whole words
  * (Japanese labels anywhere), so `Kundennummer` is not `Kunde` and `manufacturers` is not `facture`.
  */
+import { allMatches } from '../matches.js';
 
 export type DocLang = 'en' | 'de' | 'fr' | 'es' | 'nl' | 'it' | 'pt' | 'ja';
 export const DOC_LANGS: readonly DocLang[] = ['en', 'de', 'fr', 'es', 'nl', 'it', 'pt', 'ja'];
@@ -219,7 +220,7 @@ export function labelLanguages(text: string): Map<DocLang, number> {
   );
   const hits = new Map<DocLang, number>();
   for (const [lang, re] of perLanguage) {
-    const n = [...text.matchAll(re)].length;
+    const n = allMatches(re, text).length;
     if (n) hits.set(lang, n);
   }
   return hits;

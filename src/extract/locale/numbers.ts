@@ -10,6 +10,7 @@
  * invoice and 1.234 in an English one, so a cell is read with a convention decided from the
  * other numbers around it (`detectConvention`).
  */
+import { allMatches } from '../matches.js';
 
 /** Which character is the decimal separator: `dot` (1,234.56) or `comma` (1.234,56). */
 export type Convention = 'dot' | 'comma';
@@ -323,7 +324,7 @@ const AMOUNT_IN_TEXT = /(?<![\d.,])(\d{1,3}(?:[,.]\d{3})+|\d+)\s?([.,])\s?(\d{2}
  */
 export function amountsIn(text: string): { value: number; index: number; raw: string }[] {
   const out: { value: number; index: number; raw: string }[] = [];
-  for (const m of normalizeText(text).matchAll(AMOUNT_IN_TEXT)) {
+  for (const m of allMatches(AMOUNT_IN_TEXT, normalizeText(text))) {
     const n = parseNumber(`${m[1]!.replace(/\s/g, '')}${m[2]}${m[3]}`, m[2] === ',' ? 'comma' : 'dot');
     if (n) out.push({ value: n.value, index: m.index, raw: m[0] });
   }

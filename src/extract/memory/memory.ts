@@ -3,6 +3,7 @@
  * its value stood (its anchors) or, for what identifies the vendor itself, the value. Learned from
  * one correction; a later correction of the same vendor adds anchors. Bounded: a few KB.
  */
+import { allMatches } from '../matches.js';
 import type { Field, StoredPage, VendorMemory } from '../types.js';
 import { occurrences, type Occurrence } from './spans.js';
 import { kindOf, norm, pageLines } from './words.js';
@@ -58,7 +59,7 @@ export function headCodes(pages: StoredPage[]): string[] {
     if (AMOUNT.test(text)) continue;
     if (NOT_REG.test(text)) continue;
     const labelled = REG_LABEL.test(text);
-    for (const m of text.matchAll(CODE)) {
+    for (const m of allMatches(CODE, text)) {
       // Labelled, in brackets after the name (`(139386 X)`), or alone on its line with a check letter (`002043319-W`; not a phone number).
       const alone = line.words.length <= 2 && /^[-\s]?[A-Za-z]\b/.test(text.slice(m.index + m[0].length));
       if (!labelled && !alone && !/\(\s*$/.test(text.slice(0, m.index))) continue;
