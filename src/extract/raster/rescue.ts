@@ -281,8 +281,13 @@ export function lineBoxes(across: OcrWord[], blobs: Blob[], glyph: number): Blob
   return out.slice(0, MAX_LINES);
 }
 
-/** At most this many crops a page: a page with more unread ink is a picture, not missed words. */
+/**
+ * At most this many crops a page: a page with more unread ink is a picture, not missed words…
+ * unless the ink stands on the lines of words read (a table's column of figures that page layout
+ * analysis dropped whole: 77 groups on a 150 dpi statistics page), where up to `MAX_ROW_CROPS` are read.
+ */
 const MAX_CROPS = 40;
+const MAX_ROW_CROPS = 120;
 /** A line's crop keeps this much (× glyph height) above and below its glyphs' box. */
 const MARK_REACH = 0.3;
 /** Padding around a crop, in glyph heights (Tesseract wants white space around a word). */
@@ -315,10 +320,17 @@ export function unreadGroups(blobs: Blob[], words: readonly Pick<OcrWord, 'x0' |
   // Only short groups (up to ~3 glyphs wide): the lone numbers layout analysis drops. Longer
   // unread ink on ICDAR pages was mostly figure labels, which only added false cells (F1 0.752
   // without the second look, 0.735 with it unrestricted).
-  return groups
+  const found = groups
     .filter((g) => g.x1 - g.x0 + 1 <= 3 * glyph)
-    .filter((g) => !words.some((w) => g.x0 < w.x1 && g.x1 > w.x0 && g.y0 < w.y1 && g.y1 > w.y0))
-    .slice(0, MAX_CROPS);
+    .filter((g) => !words.some((w) => g.x0 < w.x1 && g.x1 > w.x0 && g.y0 < w.y1 && g.y1 > w.y0));
+  if (found.length <= MAX_CROPS) return found;
+  // On a line of words read: its middle within the height of a word of text size.
+  const onRow = (g: Blob) => {
+    const cy = (g.y0 + g.y1) / 2;
+    return words.some((w) => cy > w.y0 && cy < w.y1 && w.y1 - w.y0 <= 2 * glyph);
+  };
+  const rows = found.filter(onRow).slice(0, MAX_ROW_CROPS);
+  return [...rows, ...found.filter((g) => !onRow(g)).slice(0, Math.max(0, MAX_CROPS - rows.length))];
 }
 
 /**

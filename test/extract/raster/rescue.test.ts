@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acrossLines, impossibleDate, lineBoxes, possibleDate, secondLook } from '../../../src/extract/raster/rescue.js';
+import { acrossLines, impossibleDate, lineBoxes, possibleDate, secondLook, unreadGroups } from '../../../src/extract/raster/rescue.js';
 import type { OcrWord } from '../../../src/extract/raster/tsv.js';
 
 const word = (text: string, confidence: number, x0 = 100, y0 = 50, x1 = 300, y1 = 74): OcrWord => ({ text, confidence, x0, y0, x1, y1, lineHeight: 24, image: 1 });
@@ -115,5 +115,22 @@ describe('words read across lines', () => {
     expect(words.map((w) => w.text)).toEqual(['#ligne', 'C_FO:']);
     const kept = await secondLook(img, blobs, [word('Croat', 0.26, 100, 100, 150, 132)], 12, async (c) => c.map(() => [word('x', 0.3, 10, 10, 20, 22)]), false);
     expect(kept.words.map((w) => w.text)).toEqual(['Croat']);
+  });
+});
+
+describe('unread ink groups', () => {
+  // Glyphs 12 px high; a table of 60 rows, 20 px apart, whose labels were read and whose one
+  // figure each (a lone digit at x 400) page layout analysis dropped.
+  const blob = (x0: number, y0: number, w = 8, h = 12) => ({ x0, y0, x1: x0 + w - 1, y1: y0 + h - 1 });
+  const labels = Array.from({ length: 60 }, (_, i) => ({ x0: 100, y0: 100 + 20 * i, x1: 180, y1: 114 + 20 * i }));
+  const figures = Array.from({ length: 60 }, (_, i) => blob(400, 101 + 20 * i));
+  it('reads every figure standing on a line of words read, past the cap for ink off the lines', () => {
+    expect(unreadGroups(figures, labels, 12)).toHaveLength(60);
+  });
+  it('reads no more than the cap of ink off the lines of words read (a picture)', () => {
+    const picture = Array.from({ length: 60 }, (_, i) => blob(600 + 30 * (i % 10), 2000 + 30 * Math.floor(i / 10)));
+    const groups = unreadGroups([...figures.slice(0, 10), ...picture], labels, 12);
+    expect(groups).toHaveLength(40);
+    expect(groups.filter((g) => g.x0 === 400)).toHaveLength(10);
   });
 });
