@@ -288,6 +288,10 @@ export function lineBoxes(across: OcrWord[], blobs: Blob[], glyph: number): Blob
  */
 const MAX_CROPS = 40;
 const MAX_ROW_CROPS = 120;
+/** Two groups of unread glyphs this close (× glyph height) with a point or comma between them are one number. */
+const MARK_GAP = 1;
+/** Unread groups on a line of words read may be this wide (× glyph height): a word or number of up to about eight characters. */
+const ROW_GROUP_WIDTH = 6;
 /** A line's crop keeps this much (× glyph height) above and below its glyphs' box. */
 const MARK_REACH = 0.3;
 /** Padding around a crop, in glyph heights (Tesseract wants white space around a word). */
@@ -307,28 +311,43 @@ export function unreadGroups(blobs: Blob[], words: readonly Pick<OcrWord, 'x0' |
   });
   const groups: Blob[] = [];
   const gap = glyph * 0.5;
+  const grow = (g: Blob, b: Blob) => {
+    g.x0 = Math.min(g.x0, b.x0);
+    g.y0 = Math.min(g.y0, b.y0);
+    g.x1 = Math.max(g.x1, b.x1);
+    g.y1 = Math.max(g.y1, b.y1);
+  };
+  const sameLine = (o: Blob, b: Blob) => Math.min(o.y1, b.y1) - Math.max(o.y0, b.y0) > 0.3 * glyph;
   for (const b of candidates.sort((p, q) => p.x0 - q.x0)) {
-    const g = groups.find((o) => b.x0 - o.x1 <= gap && o.x0 - b.x1 <= gap && Math.min(o.y1, b.y1) - Math.max(o.y0, b.y0) > 0.3 * glyph);
-    if (g) {
-      g.x0 = Math.min(g.x0, b.x0);
-      g.y0 = Math.min(g.y0, b.y0);
-      g.x1 = Math.max(g.x1, b.x1);
-      g.y1 = Math.max(g.y1, b.y1);
-    } else groups.push({ ...b });
+    const g = groups.find((o) => b.x0 - o.x1 <= gap && o.x0 - b.x1 <= gap && sameLine(o, b));
+    if (g) grow(g, b);
+    else groups.push({ ...b });
   }
-  // Groups that overlap a read word are parts of it (accents, split letters), not missed words.
-  // Only short groups (up to ~3 glyphs wide): the lone numbers layout analysis drops. Longer
-  // unread ink on ICDAR pages was mostly figure labels, which only added false cells (F1 0.752
-  // without the second look, 0.735 with it unrestricted).
-  const found = groups
-    .filter((g) => g.x1 - g.x0 + 1 <= 3 * glyph)
-    .filter((g) => !words.some((w) => g.x0 < w.x1 && g.x1 > w.x0 && g.y0 < w.y1 && g.y1 > w.y0));
-  if (found.length <= MAX_CROPS) return found;
+  // A decimal point or comma between two groups of digits joins them: the mark is no glyph-sized
+  // blob, and the gap across it ("76,30") is wider than a letter's.
+  const marks = blobs.filter((b) => b.y1 - b.y0 + 1 < 0.6 * glyph && b.x1 - b.x0 + 1 <= 0.5 * glyph && !covered(b));
+  for (let i = 0; i < groups.length; i++) {
+    const a = groups[i];
+    const j = groups.findIndex((b, k) => k !== i && b.x0 > a.x1 && b.x0 - a.x1 <= MARK_GAP * glyph && sameLine(a, b) && marks.some((m) => m.x0 >= a.x1 && m.x1 <= b.x0 && m.y1 >= a.y1 - 0.3 * glyph && m.y0 <= a.y1 + 0.3 * glyph));
+    if (j < 0) continue;
+    grow(a, groups[j]);
+    groups.splice(j, 1);
+    i = -1;
+  }
   // On a line of words read: its middle within the height of a word of text size.
   const onRow = (g: Blob) => {
     const cy = (g.y0 + g.y1) / 2;
     return words.some((w) => cy > w.y0 && cy < w.y1 && w.y1 - w.y0 <= 2 * glyph);
   };
+  // Groups that overlap a read word are parts of it (accents, split letters), not missed words.
+  // Only short groups (up to ~3 glyphs wide): the lone numbers layout analysis drops. Longer
+  // unread ink on ICDAR pages was mostly figure labels, which only added false cells (F1 0.752
+  // without the second look, 0.735 with it unrestricted). On a line of words read, a column
+  // that layout analysis dropped whole holds longer words too (a "Cargo" heading over "2.150,00").
+  const found = groups
+    .filter((g) => g.x1 - g.x0 + 1 <= 3 * glyph || (g.x1 - g.x0 + 1 <= ROW_GROUP_WIDTH * glyph && onRow(g)))
+    .filter((g) => !words.some((w) => g.x0 < w.x1 && g.x1 > w.x0 && g.y0 < w.y1 && g.y1 > w.y0));
+  if (found.length <= MAX_CROPS) return found;
   const rows = found.filter(onRow).slice(0, MAX_ROW_CROPS);
   return [...rows, ...found.filter((g) => !onRow(g)).slice(0, Math.max(0, MAX_CROPS - rows.length))];
 }

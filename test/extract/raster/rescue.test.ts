@@ -133,4 +133,15 @@ describe('unread ink groups', () => {
     expect(groups).toHaveLength(40);
     expect(groups.filter((g) => g.x0 === 400)).toHaveLength(10);
   });
+  it('reads a figure with a decimal comma as one group, and a dropped column heading on a line of words read', () => {
+    // "76,30" in 14 px glyphs: two digits, a comma 5 px high at the foot, two digits, 8 px apart
+    // across the comma (a 150 dpi bank statement whose whole "Cargo" column layout analysis dropped).
+    const row = [{ x0: 100, y0: 444, x1: 206, y1: 459 }];
+    const digits = [blob(758, 444, 8, 15), blob(768, 444, 8, 15), blob(779, 455, 3, 5), blob(784, 444, 8, 15), blob(794, 444, 8, 15)];
+    expect(unreadGroups(digits, row, 14)).toEqual([{ x0: 758, y0: 444, x1: 801, y1: 458 }]);
+    // "Cargo", 53 px wide: on the line of a heading read it is read again; off every line it is not (a figure's label).
+    const cargo = [blob(751, 365, 10, 15), blob(763, 368, 9, 12), blob(774, 368, 7, 12), blob(783, 368, 9, 16), blob(794, 368, 9, 12)];
+    expect(unreadGroups(cargo, [{ x0: 114, y0: 365, x1: 166, y1: 380 }], 14)).toEqual([{ x0: 751, y0: 365, x1: 802, y1: 383 }]);
+    expect(unreadGroups(cargo, [{ x0: 114, y0: 465, x1: 166, y1: 480 }], 14)).toEqual([]);
+  });
 });
