@@ -2,7 +2,8 @@
  * A second look at ink that the page-level OCR left unread or misread. Tesseract's page layout
  * analysis drops isolated short text — a lone quantity "2" in a table cell — as noise (all three
  * quantities of the grid-exif6 fixture), and reads some lone digits as marks or letters; each
- * such glyph group or doubtful word is cropped, enlarged and read again as a single word (PSM 8).
+ * such glyph group or doubtful word is cropped, enlarged and read again: unread ink as a line of
+ * text (PSM 7), a doubtful word as a single word (PSM 8).
  * The caller reads all of a page's crops in one go (one `tesseract` run on the native engine).
  */
 import { cropRect, resizeGray, type GrayImage } from './gray.js';
@@ -88,9 +89,30 @@ export async function secondLook(
   const wordCrops = await Promise.all(groups.map((g) => enlarge(cropFor(img, g, glyph))));
   const lineCrops = await Promise.all(lines.map((g) => enlarge(cropFor(img, g, glyph, true))));
   const overlaps = (a: OcrWord, b: OcrWord) => a.x0 < b.x1 && a.x1 > b.x0 && a.y0 < b.y1 && a.y1 > b.y0;
+  // A reading contests every word of the page it overlaps (a surer one there says the crop took
+  // in a neighbour's ink), but of the other crops' readings only those it lies over, not one its
+  // crop's padding reached into (its box takes in the edge marks dropped from its text:
+  // "‘TOTAL’" over the "T" of the "TTC" read beside it).
+  const contests = (a: OcrWord, b: OcrWord) => overlaps(a, b) && Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) >= CONTEST_SHARE * Math.min(a.x1 - a.x0, b.x1 - b.x0);
   const crops = [...wordCrops, ...lineCrops];
+  // Unread ink is read as a line of one word: as a word (PSM 8) Debian's fast model drops the
+  // point of a short figure ("0.8" read "08,", "12.1" read "121") and reads a lone "0" as "oO".
+  // A crop read so as nothing or one character that is no digit is read as a word too, and that
+  // reading taken where it holds a digit (tesseract.js's model reads a lone "4" as a line "A",
+  // as a word "4"); a lone letter stays ("n" for a sample's size).
+  const unreadCrops = wordCrops.slice(0, unread.length).map((c) => c.big);
+  const asLines = unreadCrops.length > 0 ? await readWords(unreadCrops, up, true) : [];
+  const empty = asLines.flatMap((found, i) => (found.length === 0 || oneCharacter(found) ? [i] : []));
+  if (empty.length > 0) {
+    const asWords = await readWords(empty.map((i) => unreadCrops[i]), up, false);
+    asWords.forEach((found, k) => {
+      if (asLines[empty[k]].length === 0 || found.some((w) => /\p{N}/u.test(w.text))) asLines[empty[k]] = found;
+    });
+  }
+  const doubtCrops = wordCrops.slice(unread.length);
   const results = [
-    ...(wordCrops.length > 0 ? await readWords(wordCrops.map((c) => c.big), up, false) : []),
+    ...asLines,
+    ...(doubtCrops.length > 0 ? await readWords(doubtCrops.map((c) => c.big), up, false) : []),
     ...(lineCrops.length > 0 ? await readWords(lineCrops.map((c) => c.big), up, true) : []),
   ];
   // A doubtful word read surely over part of its ink only may be two words the page read as one
@@ -107,6 +129,7 @@ export async function secondLook(
   let words = ocr.filter((w) => !across.has(w));
   // The line crop each new reading came from: a reading of another line (the one above) does not contest it.
   const fresh = new Map<OcrWord, number>();
+  const placed = new Set<OcrWord>();
   const otherLine = (o: OcrWord, i: number) => (fresh.get(o) ?? i) !== i;
   results.forEach((found, i) => {
     const { dx, dy, s } = crops[i];
@@ -114,6 +137,8 @@ export async function secondLook(
       // The crop's edges hold rests of neighbouring ink, read as quote marks or bars ("‘Subtotal").
       const text = w.text.replace(EDGE_MARKS, '');
       if (text === '' || NOISE.test(text)) continue;
+      // Unread ink read as one mark, neither letter nor digit (a hatched bar read "€", "="), is a picture's.
+      if (i < unread.length && loneMark(found)) continue;
       const r = { ...w, text, x0: w.x0 * s + dx, x1: w.x1 * s + dx, y0: w.y0 * s + dy, y1: w.y1 * s + dy, lineHeight: w.lineHeight * s };
       // A line's reading stands on its line: its box reaches no further up or down than the line's ink.
       const line = lines[i - wordCrops.length];
@@ -121,7 +146,7 @@ export async function secondLook(
         r.y0 = Math.max(r.y0, line.y0);
         r.y1 = Math.min(r.y1, line.y1 + 1);
       }
-      const hit = words.filter((o) => overlaps(r, o) && !otherLine(o, i));
+      const hit = words.filter((o) => (placed.has(o) ? contests(r, o) : overlaps(r, o)) && !otherLine(o, i));
       // An impossible date gives way to a possible one of the same length read in its place,
       // however unsure (the enlarged "03/0:/2018" reads "03/02/2018" at 0.45): one misread digit
       // keeps the count, and a shorter reading has lost one. A surer word beside it that is no
@@ -130,6 +155,7 @@ export async function secondLook(
       if (w.confidence < 0.5 && !fixesDate) continue;
       if (hit.some((o) => !NOISE.test(o.text) && o.confidence >= r.confidence && !(fixesDate && impossibleDate(o.text)))) continue;
       words = [...words.filter((o) => !hit.includes(o)), r];
+      placed.add(r);
       if (i >= wordCrops.length) fresh.set(r, i);
     }
   });
@@ -142,6 +168,15 @@ export async function secondLook(
   }
   return { words, crops: groups.length + lines.length + again.length };
 }
+
+/** A reading over this share of the narrower word's width, or more, contests it. */
+const CONTEST_SHARE = 0.5;
+/** One mark that is neither letter nor digit: what hatching and specks read as ("€", "="). */
+const LONE_MARK = /^[^\p{L}\p{N}]$/u;
+const alone = (found: OcrWord[]) => (found.length === 1 ? found[0].text.replace(EDGE_MARKS, '') : null);
+const loneMark = (found: OcrWord[]) => LONE_MARK.test(alone(found) ?? '');
+/** A reading of one character that is no digit: as a word the crop may read a digit ("A" as a line, "4" as a word). */
+const oneCharacter = (found: OcrWord[]) => /^[^\p{N}]$/u.test(alone(found) ?? '');
 
 /** A sure reading of a word's crop (a word of it at this confidence) over less than this share of its width read part of it. */
 const WHOLE_CONFIDENCE = 0.5;

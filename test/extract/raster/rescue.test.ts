@@ -76,6 +76,40 @@ describe('second look at impossible dates', () => {
   });
 });
 
+describe('unread ink and neighbouring readings', () => {
+  const img = { data: new Uint8Array(400 * 130).fill(255), width: 400, height: 130 };
+  // One glyph 12 px high at x 300 on the line of a label read at x 100.
+  const label = word('Cyprus', 0.95, 100, 50, 160, 62);
+  const lone = [{ x0: 300, y0: 50, x1: 307, y1: 61 }];
+
+  it('reads unread ink as a line, and as a word where the line reads one mark', async () => {
+    const modes: boolean[] = [];
+    // As a line "0" (as a word the fast model reads "oO"); tesseract.js reads a lone "4" as a line "A", as a word "4".
+    const reader = (asLine: string, asWord: string) => async (c: { width: number }[], _scale: number, line: boolean) => {
+      modes.push(line);
+      return c.map(() => [word(line ? asLine : asWord, 0.93, 10, 10, 18, 22)]);
+    };
+    expect((await secondLook(img, lone, [label], 12, reader('0', 'oO'))).words.map((w) => w.text)).toEqual(['Cyprus', '0']);
+    expect(modes).toEqual([true]);
+    modes.length = 0;
+    expect((await secondLook(img, lone, [label], 12, reader('A', '4'))).words.map((w) => w.text)).toEqual(['Cyprus', '4']);
+    expect(modes).toEqual([true, false]);
+    // One mark both ways (a hatched bar read "€"): no word. A lone letter stays a letter.
+    expect((await secondLook(img, lone, [label], 12, reader('€', 'Q'))).words.map((w) => w.text)).toEqual(['Cyprus']);
+    expect((await secondLook(img, lone, [label], 12, reader('n', 'Pos'))).words.map((w) => w.text)).toEqual(['Cyprus', 'n']);
+  });
+
+  it('keeps a reading that a neighbour\'s crop only reaches into', async () => {
+    // "TOTAL" and "TTC" read unsure; each crop (enlarged 2×, 7 px of padding) reads its word
+    // surer, TOTAL's box taking in the edge mark after it, over the first pixels of "TTC".
+    const page = [word('TOTAL', 0.16, 100, 50, 160, 62), word('TTC', 0.16, 166, 50, 196, 62)];
+    const read = async (c: { width: number }[]) =>
+      c.map((_, i) => (i === 0 ? [word('‘TOTAL’', 0.64, 14, 14, 150, 38)] : [word('TTC', 0.69, 14, 14, 74, 38)]));
+    const { words } = await secondLook(img, [], page, 12, read);
+    expect(words.map((w) => w.text).sort()).toEqual(['TOTAL', 'TTC']);
+  });
+});
+
 describe('words read across lines', () => {
   // Glyph blobs 12 px high: a line of `n` glyphs 8 px wide from x, top at y.
   const line = (x: number, y: number, n: number) => Array.from({ length: n }, (_, i) => ({ x0: x + i * 10, y0: y, x1: x + i * 10 + 7, y1: y + 11 }));
