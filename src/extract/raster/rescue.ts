@@ -166,7 +166,7 @@ export async function secondLook(
     const covered = mine.reduce((n, o) => n + Math.max(0, Math.min(o.x1, w.x1) - Math.max(o.x0, w.x0)), 0);
     if (covered < RESTORE_SHARE * (w.x1 - w.x0)) words = [...words.filter((o) => !mine.includes(o)), w];
   }
-  return { words, crops: groups.length + lines.length + again.length };
+  return { words, crops: groups.length + lines.length + again.length + empty.length };
 }
 
 /** A reading over this share of the narrower word's width, or more, contests it. */
@@ -177,6 +177,14 @@ const alone = (found: OcrWord[]) => (found.length === 1 ? found[0].text.replace(
 const loneMark = (found: OcrWord[]) => LONE_MARK.test(alone(found) ?? '');
 /** A reading of one character that is no digit: as a word the crop may read a digit ("A" as a line, "4" as a word). */
 const oneCharacter = (found: OcrWord[]) => /^[^\p{N}]$/u.test(alone(found) ?? '');
+
+/** Grows box `g` to take in box `b`. */
+function growBox(g: Blob, b: Blob): void {
+  g.x0 = Math.min(g.x0, b.x0);
+  g.y0 = Math.min(g.y0, b.y0);
+  g.x1 = Math.max(g.x1, b.x1);
+  g.y1 = Math.max(g.y1, b.y1);
+}
 
 /** A sure reading of a word's crop (a word of it at this confidence) over less than this share of its width read part of it. */
 const WHOLE_CONFIDENCE = 0.5;
@@ -283,12 +291,6 @@ export function acrossLines(words: OcrWord[], blobs: Blob[], glyph: number): Set
 export function lineBoxes(across: OcrWord[], blobs: Blob[], glyph: number): Blob[] {
   const sameLine = (o: Blob, b: Blob) => Math.min(o.y1, b.y1) - Math.max(o.y0, b.y0) > 0.5 * Math.min(o.y1 - o.y0, b.y1 - b.y0);
   const near = (o: Blob, b: Blob) => sameLine(o, b) && b.x0 - o.x1 <= LINE_JOIN * glyph && o.x0 - b.x1 <= LINE_JOIN * glyph;
-  const grow = (g: Blob, b: Blob) => {
-    g.x0 = Math.min(g.x0, b.x0);
-    g.y0 = Math.min(g.y0, b.y0);
-    g.x1 = Math.max(g.x1, b.x1);
-    g.y1 = Math.max(g.y1, b.y1);
-  };
   const boxes = across
     .flatMap((w) => linesIn(w, blobs, glyph))
     .map((bs) => ({ x0: Math.min(...bs.map((b) => b.x0)), y0: Math.min(...bs.map((b) => b.y0)), x1: Math.max(...bs.map((b) => b.x1)), y1: Math.max(...bs.map((b) => b.y1)) }))
@@ -296,7 +298,7 @@ export function lineBoxes(across: OcrWord[], blobs: Blob[], glyph: number): Blob
   const out: Blob[] = [];
   for (const b of boxes) {
     const g = out.find((o) => near(o, b));
-    if (g) grow(g, b);
+    if (g) growBox(g, b);
     else out.push({ ...b });
   }
   const beside = blobs.filter((b) => lettered(b, glyph));
@@ -308,7 +310,7 @@ export function lineBoxes(across: OcrWord[], blobs: Blob[], glyph: number): Blob
       for (const w of onLine) {
         if (taken.has(w) || !near(g, w)) continue;
         taken.add(w);
-        grow(g, w);
+        growBox(g, w);
         more = true;
       }
     }
@@ -346,16 +348,10 @@ export function unreadGroups(blobs: Blob[], words: readonly Pick<OcrWord, 'x0' |
   });
   const groups: Blob[] = [];
   const gap = glyph * 0.5;
-  const grow = (g: Blob, b: Blob) => {
-    g.x0 = Math.min(g.x0, b.x0);
-    g.y0 = Math.min(g.y0, b.y0);
-    g.x1 = Math.max(g.x1, b.x1);
-    g.y1 = Math.max(g.y1, b.y1);
-  };
   const sameLine = (o: Blob, b: Blob) => Math.min(o.y1, b.y1) - Math.max(o.y0, b.y0) > 0.3 * glyph;
   for (const b of candidates.sort((p, q) => p.x0 - q.x0)) {
     const g = groups.find((o) => b.x0 - o.x1 <= gap && o.x0 - b.x1 <= gap && sameLine(o, b));
-    if (g) grow(g, b);
+    if (g) growBox(g, b);
     else groups.push({ ...b });
   }
   // A decimal point or comma between two groups of digits joins them: the mark is no glyph-sized
@@ -365,7 +361,7 @@ export function unreadGroups(blobs: Blob[], words: readonly Pick<OcrWord, 'x0' |
     const a = groups[i];
     const j = groups.findIndex((b, k) => k !== i && b.x0 > a.x1 && b.x0 - a.x1 <= MARK_GAP * glyph && sameLine(a, b) && marks.some((m) => m.x0 >= a.x1 && m.x1 <= b.x0 && m.y1 >= a.y1 - 0.3 * glyph && m.y0 <= a.y1 + 0.3 * glyph));
     if (j < 0) continue;
-    grow(a, groups[j]);
+    growBox(a, groups[j]);
     groups.splice(j, 1);
     i = -1;
   }
