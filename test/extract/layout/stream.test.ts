@@ -4,6 +4,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { detectTables, stitchTables } from '../../../src/extract/layout/index.js';
 import { makePdf, drawRows } from '../pdf/helpers.js';
 import { grid, layouts } from './helpers.js';
+import type { BBox, Cell, PageLayout, Table } from '../../../src/extract/types.js';
 
 const PROSE = 'This paragraph explains the figures below in plain words and runs across the page width';
 
@@ -176,5 +177,33 @@ describe('stream tables', () => {
     const tables = stitchTables(pages.map(detectTables), pages);
     expect(tables.map((t) => t.pages)).toEqual([[1, 2]]);
     expect(grid(tables[0])[15]).toEqual(['15', 'Item 15', '45.50']);
+  });
+});
+
+describe('stitching OCR read tables', () => {
+  /** A table of header + rows on `page`, its cells' confidences from `conf` (header cell text → confidence). */
+  const table = (page: number, top: number, header: string[], rows: string[][], conf: Record<string, number> = {}): Table => {
+    const cells: Cell[] = [header, ...rows].flatMap((r, row) =>
+      r.map((text, col) => ({ row, col, row_span: 1, col_span: 1, text, bbox: [40 + col * 100, top + row * 14, 120 + col * 100, top + 12 + row * 14] as BBox, confidence: row === 0 ? (conf[text] ?? 0.96) : 0.95 })),
+    );
+    return { page, pages: [page], bbox: [40, top, 120 + (header.length - 1) * 100, top + 12 + rows.length * 14], n_rows: rows.length + 1, n_cols: header.length, header_rows: 1, cells };
+  };
+  const page = (n: number): PageLayout => ({ page: n, width: 600, height: 800, words: [], rulings: [] });
+  const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => [String(from + i), `Item ${from + i}`, '2', `${from + i}.50`]);
+
+  it('joins a table whose repeated header has one cell read otherwise where OCR was unsure', () => {
+    const first = table(1, 500, ['Line', 'Description', 'Qty', 'Total'], rows(1, 20), { Qty: 0.81 });
+    const next = table(2, 60, ['Line', 'Description', 'Q', 'Total'], rows(21, 5), { Q: 0.9 });
+    const [t, ...rest] = stitchTables([[first], [next]], [page(1), page(2)]);
+    expect(rest).toHaveLength(0);
+    expect(t.pages).toEqual([1, 2]);
+    expect(t.n_rows).toBe(26);
+  });
+
+  it('keeps apart tables whose header differs in a cell read surely, or in two cells', () => {
+    const first = table(1, 500, ['Line', 'Female students', 'Qty', 'Total'], rows(1, 20));
+    expect(stitchTables([[first], [table(2, 60, ['Line', 'Male students', 'Qty', 'Total'], rows(21, 5))]], [page(1), page(2)])).toHaveLength(2);
+    const unsure = { Qty: 0.5, Q: 0.5, Line: 0.5, Lire: 0.5 };
+    expect(stitchTables([[table(1, 500, ['Line', 'Description', 'Qty', 'Total'], rows(1, 20), unsure)], [table(2, 60, ['Lire', 'Description', 'Q', 'Total'], rows(21, 5), unsure)]], [page(1), page(2)])).toHaveLength(2);
   });
 });

@@ -21,7 +21,25 @@ function colEdges(t: Table): [number, number][] {
   return edges;
 }
 
-const rowText = (t: Table, r: number) => t.cells.filter((c) => c.row === r).sort((a, b) => a.col - b.col).map((c) => c.text.replace(/\s+/g, '')).join('|');
+/** A header row's cells in column order. */
+const rowCells = (t: Table, r: number) => t.cells.filter((c) => c.row === r).sort((a, b) => a.col - b.col);
+const squeeze = (c: Cell) => c.text.replace(/\s+/g, '');
+
+/**
+ * OCR may read one cell of a repeated header otherwise ("Qty" on one page, "Q" on the next): a row
+ * of three cells or more still repeats when one cell alone differs and one of its two readings
+ * was unsure (below this confidence, where a second reading of a word pays). A different header
+ * read surely ("Female students" then "Male students") starts a new table.
+ */
+const SURE_CELL = 0.9;
+const unsure = (c: Cell) => c.confidence !== null && c.confidence < SURE_CELL;
+
+function sameRow(a: Cell[], b: Cell[]): boolean {
+  if (a.map(squeeze).join('|') === b.map(squeeze).join('|')) return true;
+  if (a.length !== b.length || a.length < 3 || a.some((c, i) => c.col !== b[i].col)) return false;
+  const differ = a.map((_, i) => i).filter((i) => squeeze(a[i]) !== squeeze(b[i]));
+  return differ.length === 1 && (unsure(a[differ[0]]) || unsure(b[differ[0]]));
+}
 
 function compatible(a: Table, b: Table, pa: PageLayout, pb: PageLayout): boolean {
   if (a.n_cols !== b.n_cols || b.page !== a.pages[a.pages.length - 1] + 1) return false;
@@ -44,7 +62,7 @@ function compatible(a: Table, b: Table, pa: PageLayout, pb: PageLayout): boolean
 
 function sameHeader(a: Table, b: Table): boolean {
   if (a.header_rows !== b.header_rows) return false;
-  for (let r = 0; r < a.header_rows; r++) if (rowText(a, r) !== rowText(b, r)) return false;
+  for (let r = 0; r < a.header_rows; r++) if (!sameRow(rowCells(a, r), rowCells(b, r))) return false;
   return true;
 }
 
