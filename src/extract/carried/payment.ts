@@ -168,7 +168,8 @@ async function paintRegion(page: PDFPageProxy, n: number, region: BBox, doc: PDF
   const entry = factory.create(width, height);
   try {
     await page.render({ canvasContext: entry.context as never, canvas: entry.canvas as never, viewport }).promise;
-    const rgba = new Uint8ClampedArray(entry.context!.getImageData(0, 0, width, height).data);
+    // getImageData gives the pixels in a buffer of their own, which outlives the canvas.
+    const rgba = entry.context!.getImageData(0, 0, width, height).data;
     return { page: n, rgba, width, height, unit: 1 / PDF_SCALE, x0, y0 };
   } catch (err) {
     throw new ExtractError('corrupt_file', `page ${n} cannot be rendered: ${err instanceof Error ? err.message : String(err)}`);

@@ -61,9 +61,12 @@ const TILL_LINE_WORDS = 8;
 /** Fields only an invoice prints: its customer, due date, payment terms or IBAN keep it an invoice. */
 const INVOICE_ONLY: (keyof Fields)[] = ['due_date', 'customer_name', 'payment_terms', 'iban'];
 
+/** Each title pattern anchored to the whole text, compiled once. */
+const WHOLE_TITLES: RegExp[] = [...Object.values(TITLES).map((re) => new RegExp(`^(?:${re.source})$`, 'iu')), ...Object.values(JA_TITLES).map((re) => new RegExp(`^(?:${re.source})$`))];
+
 /** Text that is only a document title (`INVOICE`, `請求書`): neither a vendor nor an address. */
 export function isTitleOnly(t: string): boolean {
-  return Object.values(TITLES).some((re) => new RegExp(`^(?:${re.source})$`, 'iu').test(t)) || Object.values(JA_TITLES).some((re) => new RegExp(`^(?:${re.source})$`).test(t));
+  return WHOLE_TITLES.some((re) => re.test(t));
 }
 
 /** Text that names a document type anywhere (`Kontoauszug 11/2026`): a title, not an address. */

@@ -102,8 +102,9 @@ interface Fill {
 function onSameFill(fills: Fill[], box: [number, number, number, number], colour: string): boolean {
   const [x0, y0, x1, y1] = box;
   for (let i = fills.length - 1; i >= Math.max(0, fills.length - FILLS_BEHIND); i--) {
-    const [a0, b0, a1, b1] = fills[i].box;
-    if (x0 >= a0 - ON_TOL && y0 >= b0 - ON_TOL && x1 <= a1 + ON_TOL && y1 <= b1 + ON_TOL) return fills[i].colour === colour;
+    // Indexed, not destructured: this loop runs up to FILLS_BEHIND times for every filled box.
+    const b = fills[i].box;
+    if (x0 >= b[0] - ON_TOL && y0 >= b[1] - ON_TOL && x1 <= b[2] + ON_TOL && y1 <= b[3] + ON_TOL) return fills[i].colour === colour;
   }
   return false;
 }
