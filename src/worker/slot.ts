@@ -19,8 +19,8 @@ const START_TIMEOUT_MS = 120_000;
  * default, pdf.js's content-stream and font parsers, functions of tens of KB, are optimised and
  * dropped again dozens of times a process (1,906 optimising compiles over the 27 ICDAR eu
  * PDFs), which on one core costs about as much CPU as the extraction itself. At 4 MB only code
- * that stays hot is optimised: those 27 PDFs in a fresh child take 7.0–7.8 s of CPU instead of
- * 14.2, einvoices-dev 4.6 s instead of 6.2; pages read by OCR cost the same.
+ * that stays hot is optimised: those 27 PDFs in a fresh child take 7.0–8.0 s of CPU instead of
+ * 13.0–14.5, einvoices-dev 4.6 s instead of 6.2; pages read by OCR cost the same.
  */
 const INTERRUPT_BUDGET = 4 * 1024 * 1024;
 
