@@ -165,6 +165,52 @@ function joinCollinear(segs: Seg[], gap: number, cross: Seg[] = []): Seg[] {
 const MIN_LENGTH_GLYPHS = 5;
 
 /**
+ * A shorter vertical piece is a ruling when both its ends lie on horizontal rulings: the side of
+ * a box one or two rows high (an invoice's allowance lines, a tax summary under its header), at
+ * least this many glyph heights long. A letter's stem never reaches a rule above and below it.
+ */
+const MIN_BOX_SIDE_GLYPHS = 1.5;
+
+/**
+ * A box of cells has at least this many sides between its two rules (two cells); a lone framed
+ * box (a chart's legend, a note in a frame) is no table row.
+ */
+const MIN_BOX_SIDES = 3;
+
+/** Whether a vertical piece runs from one horizontal ruling to another. */
+function boxSide(s: Seg, horiz: Seg[]): boolean {
+  const mid = (s.b0 + s.b1) / 2;
+  return endsOn(horiz, mid, s.a0) && endsOn(horiz, mid, s.a1);
+}
+
+/** The horizontal ruling crossing position `at` of a vertical piece lying at `mid`. */
+function crossingAt(horiz: Seg[], mid: number, at: number): Seg | undefined {
+  return horiz.find((c) => c.a0 - END_SLACK <= mid && c.a1 + END_SLACK >= mid && c.b0 - END_SLACK <= at && c.b1 + END_SLACK >= at);
+}
+
+/**
+ * The short vertical pieces that run from one horizontal ruling to another, where that pair of
+ * rulings holds MIN_BOX_SIDES or more such sides (short ones, or long pieces passing through).
+ */
+function boxSides(short: Seg[], long: Seg[], horiz: Seg[]): Seg[] {
+  const ends = short.map((s) => {
+    const mid = (s.b0 + s.b1) / 2;
+    const top = crossingAt(horiz, mid, s.a0);
+    const bottom = top && crossingAt(horiz, mid, s.a1);
+    return bottom ? { s, top, bottom } : null;
+  });
+  return ends.flatMap((e) => {
+    if (!e) return [];
+    const x0 = Math.max(e.top.a0, e.bottom.a0) - END_SLACK;
+    const x1 = Math.min(e.top.a1, e.bottom.a1) + END_SLACK;
+    const between = (v: Seg) => (v.b0 + v.b1) / 2 >= x0 && (v.b0 + v.b1) / 2 <= x1;
+    const sides = ends.filter((o) => o && o.top === e.top && o.bottom === e.bottom).length;
+    const through = long.filter((v) => between(v) && v.a0 <= e.s.a0 + END_SLACK && v.a1 >= e.s.a1 - END_SLACK).length;
+    return sides + through >= MIN_BOX_SIDES ? [e.s] : [];
+  });
+}
+
+/**
  * Ruling lines of a binarised page, with their thickness (for erasing), in its pixels. `glyph`
  * is the page's median glyph height when known.
  */
@@ -173,11 +219,20 @@ export function findRulings(img: BinaryImage, glyph: number | null = null): { ru
   const byGlyph = glyph ? Math.round(glyph * MIN_LENGTH_GLYPHS) : 0;
   const hMin = Math.max(20, byGlyph, Math.round(w * MIN_LENGTH_FRACTION));
   const vMin = Math.max(20, byGlyph, Math.round(h * MIN_LENGTH_FRACTION));
+  const sideMin = glyph ? Math.min(vMin, Math.max(20, Math.round(glyph * MIN_BOX_SIDE_GLYPHS))) : vMin;
   const horizPieces = stackRuns(rowRuns(data, w, hMin), h, (y, x) => data[y * w + x]);
-  const byColumn = columnRuns(data, w, h, vMin);
-  const vertPieces = stackRuns((x) => byColumn[x], w, (x, y) => data[y * w + x]);
-  const horiz = joinCollinear(horizPieces, 2 * hMin, vertPieces);
-  const vert = joinCollinear(vertPieces, 2 * vMin, horiz);
+  const verticalPieces = (minLen: number) => {
+    const byColumn = columnRuns(data, w, h, minLen);
+    return stackRuns((x) => byColumn[x], w, (x, y) => data[y * w + x]);
+  };
+  const vertPieces = verticalPieces(vMin);
+  // Short pieces are looked for apart: with them in the same stacking, a stroke beside a long
+  // rule would join it and move its end. Those running between two horizontal pieces keep framed
+  // boxes in a row (a flow chart's) apart when their edges are joined across the gaps.
+  const short = sideMin < vMin ? verticalPieces(sideMin).filter((s) => s.a1 - s.a0 + 1 < vMin && boxSide(s, horizPieces)) : [];
+  const horiz = joinCollinear(horizPieces, 2 * hMin, [...vertPieces, ...short]);
+  const sides = boxSides(short, vertPieces, horiz);
+  const vert = joinCollinear([...vertPieces, ...sides], 2 * vMin, horiz);
   const rulings: Ruling[] = [];
   for (const s of horiz) {
     const y = (s.b0 + s.b1 + 1) / 2;

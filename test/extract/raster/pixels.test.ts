@@ -111,6 +111,36 @@ describe('pixel analysis', () => {
     expect(at(626, 390)).toBe(0); // and their white paper still paper
   });
 
+  it('finds the short sides of a box two rows high, and no stem between its rules', () => {
+    // Two rows 50 px high under rules 1000 px long; their sides 103 px long, under the five glyph
+    // heights (120 px) a free-standing rule must run.
+    const img = blank(1200, 900);
+    for (const y of [100, 150, 200]) fill(img, 100, y, 1101, y + 3);
+    for (const x of [100, 700, 900, 1098]) fill(img, x, 100, x + 3, 203);
+    // Text in the cells, and a tall stroke (a bracket, 32 px) in the first cell, clear of its rules.
+    for (let x = 130; x < 600; x += 28) fill(img, x, 114, x + 20, 138);
+    fill(img, 650, 110, 653, 142);
+    const vert = findRulings(binarize(img), 24).rulings.filter((r) => r.x0 === r.x1);
+    expect(vert.map((r) => Math.round(r.x0)).sort((a, b) => a - b)).toEqual([102, 702, 902, 1100]);
+    for (const r of vert) expect(r.y1 - r.y0).toBeGreaterThan(100);
+    // A lone short rule with no rules at its ends stays text-like.
+    const free = blank(1200, 900);
+    fill(free, 400, 300, 403, 403);
+    expect(findRulings(binarize(free), 24).rulings).toHaveLength(0);
+    // A lone framed box (a chart's legend) keeps its short sides out: it is no row of cells.
+    const legend = blank(1200, 900);
+    for (const y of [300, 400]) fill(legend, 300, y, 900, y + 3);
+    for (const x of [300, 897]) fill(legend, x, 300, x + 3, 403);
+    expect(findRulings(binarize(legend), 24).rulings.filter((r) => r.x0 === r.x1)).toHaveLength(0);
+    // Framed boxes in a row (a flow chart), their edges level and 60 px apart: each stays a lone box.
+    const flow = blank(1200, 900);
+    for (const x0 of [100, 400, 700]) {
+      for (const y of [300, 400]) fill(flow, x0, y, x0 + 240, y + 3);
+      for (const x of [x0, x0 + 237]) fill(flow, x, 300, x + 3, 403);
+    }
+    expect(findRulings(binarize(flow), 24).rulings.filter((r) => r.x0 === r.x1)).toHaveLength(0);
+  });
+
   it('bridges small gaps of a dashed line', () => {
     const img = blank(1000, 400);
     for (let x = 50; x < 950; x += 12) fill(img, x, 200, x + 10, 202);
