@@ -223,3 +223,24 @@ describe('rows of page images', () => {
     ]);
   });
 });
+
+describe('ruled rows of page images', () => {
+  it("an item's cell of three lines stays one row when a speck OCR read as a word makes a third line beside it", () => {
+    const v = [40, 100, 300, 400, 480, 560].map((x): Ruling => ({ x0: x, y0: 80, x1: x, y1: 200 }));
+    const h = [80, 120, 200].map((y): Ruling => ({ x0: 40, y0: y, x1: 560, y1: y }));
+    const speck: Word = { text: 'a.', x0: 230, y0: 148, x1: 240, y1: 152, size: 13, confidence: 0.74 };
+    const words = [
+      ...line(106, [[50, 'No'], [110, 'Description'], [310, 'Unit price'], [410, 'Qty'], [490, 'Amount']]),
+      ...line(140, [[110, 'Paper A4'], [310, '(Gross: 10,00)']]),
+      ...line(152, [[50, '2'], [310, '(Less: 0,00)'], [410, '3,00'], [490, '30,00']]),
+      ...line(164, [[110, 'From 01/01/2026'], [310, '(Net): 10,00']]),
+      speck,
+    ];
+    const tables = detectTables(page(words, [...v, ...h]));
+    expect(tables).toHaveLength(1);
+    expect(grid(tables[0])).toEqual([
+      ['No', 'Description', 'Unit price', 'Qty', 'Amount'],
+      ['2', 'Paper A4 a. From 01/01/2026', '(Gross: 10,00) (Less: 0,00) (Net): 10,00', '3,00', '30,00'],
+    ]);
+  });
+});
