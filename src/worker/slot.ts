@@ -17,10 +17,10 @@ const START_TIMEOUT_MS = 120_000;
 /**
  * How much bytecode a function runs before V8 optimises it (V8's default is 66 KB). At the
  * default, pdf.js's content-stream and font parsers, functions of tens of KB, are optimised and
- * dropped again dozens of times a process (1,906 optimising compiles over the 27 ICDAR eu
- * PDFs), which on one core costs about as much CPU as the extraction itself. At 4 MB only code
- * that stays hot is optimised: those 27 PDFs in a fresh child take 7.0–8.0 s of CPU instead of
- * 13.0–14.5, einvoices-dev 4.6 s instead of 6.2; pages read by OCR cost the same.
+ * dropped again dozens of times a process (about 1,900 optimising compiles over 27 report PDFs),
+ * which on one core costs about as much CPU as the extraction itself. At 4 MB only code that
+ * stays hot is optimised: born-digital reports and invoices take about half the CPU (figures in
+ * docs/benchmarks.md, "Where a PDF's time goes"); pages read by OCR cost the same.
  */
 const INTERRUPT_BUDGET = 4 * 1024 * 1024;
 
