@@ -126,7 +126,12 @@ const END_SLACK = 4;
 
 /** Whether a perpendicular segment crosses position `at` of a line lying at `mid`. */
 function endsOn(cross: Seg[], mid: number, at: number): boolean {
-  return cross.some((c) => c.a0 - END_SLACK <= mid && c.a1 + END_SLACK >= mid && c.b0 - END_SLACK <= at && c.b1 + END_SLACK >= at);
+  return crossingAt(cross, mid, at) !== undefined;
+}
+
+/** The perpendicular segment crossing position `at` of a line lying at `mid`, if any. */
+function crossingAt(cross: Seg[], mid: number, at: number): Seg | undefined {
+  return cross.find((c) => c.a0 - END_SLACK <= mid && c.a1 + END_SLACK >= mid && c.b0 - END_SLACK <= at && c.b1 + END_SLACK >= at);
 }
 
 /**
@@ -181,11 +186,6 @@ const MIN_BOX_SIDES = 3;
 function boxSide(s: Seg, horiz: Seg[]): boolean {
   const mid = (s.b0 + s.b1) / 2;
   return endsOn(horiz, mid, s.a0) && endsOn(horiz, mid, s.a1);
-}
-
-/** The horizontal ruling crossing position `at` of a vertical piece lying at `mid`. */
-function crossingAt(horiz: Seg[], mid: number, at: number): Seg | undefined {
-  return horiz.find((c) => c.a0 - END_SLACK <= mid && c.a1 + END_SLACK >= mid && c.b0 - END_SLACK <= at && c.b1 + END_SLACK >= at);
 }
 
 /**
