@@ -135,6 +135,9 @@ function strip(text: string): Stripped | null {
     t = t.slice(1, -1).trim();
   }
   t = t.replace(/^(\d[\d.' ]*),[-–—]{1,2}$/u, '$1'); // `-12,-` once the sign is off
+  // OCR sets a space after the decimal mark of a bold or spaced figure (`60, 00`): two digits
+  // after a mark and a space are its cents; no grouping leaves two digits.
+  t = t.replace(/(\d[.,]) (\d{2})$/u, '$1$2');
   if (!/^\d[\d.,' ]*$/.test(t) && !/^[.,]\d+$/.test(t)) return null;
   return { body: t, negative, currency, percent };
 }

@@ -64,6 +64,13 @@ describe('parseNumber: signs', () => {
     expect(parseNumber('€ 12,-')).toEqual({ value: 12, currency: 'EUR', percent: false });
     expect(v('-12,-', 'comma')).toBe(-12);
   });
+  it('reads a figure OCR spaced after its decimal mark as one amount, and two groups of three as before', () => {
+    expect(v('60, 00')).toBe(60);
+    expect(v('1.234, 56')).toBe(1234.56);
+    expect(parseNumber('€ 12. 50')).toEqual({ value: 12.5, currency: 'EUR', percent: false });
+    expect(v('1, 234')).toBeNull();
+    expect(v('12 345')).toBe(12345);
+  });
   it('keeps zero unsigned', () => {
     expect(Object.is(v('-0.00'), 0)).toBe(true);
   });
