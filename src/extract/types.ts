@@ -42,6 +42,9 @@ export type Rotation = 0 | 90 | 180 | 270;
  */
 export const UNSURE_WORD = 0.6;
 
+/** An OCR'd word read at this confidence or more is sure; below it a second reading pays. */
+export const SURE_WORD = 0.9;
+
 /** A horizontal (y0 === y1) or vertical (x0 === x1) ruling line segment. */
 export interface Ruling {
   x0: number;

@@ -4,7 +4,7 @@
  * left or at their right edges), and they sit near the bottom and top of their pages. A repeated
  * header row is dropped.
  */
-import type { Cell, PageLayout, Table } from '../../types.js';
+import { SURE_WORD, type Cell, type PageLayout, type Table } from '../../types.js';
 
 /** "Near the edge": within this share of the page height from the bottom / top. */
 const EDGE_SHARE = 0.3;
@@ -28,11 +28,10 @@ const squeeze = (c: Cell) => c.text.replace(/\s+/g, '');
 /**
  * OCR may read one cell of a repeated header otherwise ("Qty" on one page, "Q" on the next): a row
  * of three cells or more still repeats when one cell alone differs and one of its two readings
- * was unsure (below this confidence, where a second reading of a word pays). A different header
- * read surely ("Female students" then "Male students") starts a new table.
+ * was not sure. A different header read surely ("Female students" then "Male students") starts a
+ * new table.
  */
-const SURE_CELL = 0.9;
-const unsure = (c: Cell) => c.confidence !== null && c.confidence < SURE_CELL;
+const unsure = (c: Cell) => c.confidence !== null && c.confidence < SURE_WORD;
 
 function sameRow(a: Cell[], b: Cell[]): boolean {
   if (a.map(squeeze).join('|') === b.map(squeeze).join('|')) return true;
