@@ -8,7 +8,9 @@
  * (3 rounds each, alternating, 4 at a time), the CPU an upload took by thread (the server's main
  * thread, its other threads — the libuv pool's file system calls, V8's compiler and GC — and the
  * benchmark's own client), and each process's peak RSS (VmHWM) after 8 files of 25 MB streamed
- * in, 4 at a time.
+ * in, 4 at a time. `--warm=N` sends each target N uploads before the measured rounds (default 20):
+ * a fresh server runs its first thousand or so partly unoptimised while V8 compiles the upload
+ * path on another thread, so a long warm-up measures the steady state instead.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -174,6 +176,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 export async function run(args: string[]): Promise<void> {
   // `--cpu-prof`: the servers write V8 CPU profiles of the run into the working folder on exit.
   const prof = args.includes('--cpu-prof') ? ['--cpu-prof'] : [];
+  const warmArg = args.find((a) => a.startsWith('--warm='));
+  const warm = warmArg ? Number(warmArg.slice('--warm='.length)) : 20;
+  if (!Number.isInteger(warm) || warm < 0) throw new Error('--warm needs a whole number of uploads');
   const url = process.env.TABLEMILL_TEST_DATABASE_URL || process.env.DATABASE_URL || null;
   const targets: Target[] = [];
   try {
@@ -187,7 +192,7 @@ export async function run(args: string[]): Promise<void> {
     /** CPU seconds: the server's (all threads), its main thread's, and this process's (the client). */
     const cpu: Record<string, { all: number; main: number; client: number }> = {};
     const helperCpu: Record<string, number> = {};
-    for (const t of targets) await uploads(t, small, 20); // warm-up
+    for (const t of targets) await uploads(t, small, warm);
     for (let r = 0; r < ROUNDS; r++) {
       for (const t of targets) {
         const pid = t.proc.pid!;
@@ -218,7 +223,7 @@ export async function run(args: string[]): Promise<void> {
         if (t === targets[0] && peer === peers[0]) figure({ what: `ingest, 100 KB uploads: uploads/s × ${peer.name}`, value: ratio, unit: '×', target: 0.85, kind: 'min' });
       }
     }
-    console.log(`load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+    console.log(`load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}; ${warm} uploads of warm-up to each`);
 
     if (args.includes('--small')) return; // uploads/s only, no 25 MB round
     const large = pdfBytes(LARGE);
