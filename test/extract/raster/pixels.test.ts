@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { binarize, inkDarkness, INK_DARKER, nextInk, rgbToGray, rotateGray, wordsOf, type GrayImage } from '../../../src/extract/raster/gray.js';
+import { binarize, grayHistogram, inkDarkness, INK_DARKER, nextInk, rgbToGray, rotateGray, wordsOf, type GrayImage } from '../../../src/extract/raster/gray.js';
 import { estimateSkew } from '../../../src/extract/raster/deskew.js';
 import { findRulings } from '../../../src/extract/raster/rulings.js';
 import { darkFills, invertFills } from '../../../src/extract/raster/fills.js';
@@ -53,6 +53,27 @@ describe('pixel analysis', () => {
     expect(px(255, 255, 255)).toBe(255);
     expect(px(255, 204, 154)).toBeGreaterThan(190);
     expect(px(255, 255, 0)).toBeGreaterThan(230);
+  });
+
+  it('greys runs of one colour as each pixel alone, and counts every level of an odd-sized image', () => {
+    // Colours in runs, broken by grey pixels and by neighbours one level apart.
+    const colours = [
+      [247, 148, 30],
+      [247, 148, 31],
+      [120, 120, 120],
+      [20, 40, 110],
+      [247, 148, 30],
+    ];
+    const rgb: number[] = [];
+    for (let k = 0; k < 40; k++) for (let r = 0; r < 1 + (k % 4); r++) rgb.push(...colours[(k * 3) % colours.length]);
+    const n = rgb.length / 3;
+    const alone = (i: number) => rgbToGray(Uint8Array.from(rgb.slice(i * 3, i * 3 + 3)), 3, 1, 1).data[0];
+    const greys = rgbToGray(Uint8Array.from(rgb), 3, n, 1).data;
+    for (let i = 0; i < n; i++) expect(greys[i]).toBe(alone(i));
+    // 7 × 3 pixels: the count in fours leaves a tail of one.
+    const img = { data: Uint8Array.from({ length: 21 }, (_, i) => (i * 37) % 5), width: 7, height: 3 };
+    const hist = grayHistogram(img);
+    for (let v = 0; v < 256; v++) expect(hist[v]).toBe(img.data.filter((p) => p === v).length);
   });
 
   it('finds the rulings of a drawn 4×3 grid and not the glyph-like blocks', () => {
