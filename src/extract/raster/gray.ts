@@ -262,35 +262,37 @@ export function binarize(img: GrayImage, darker = INK_DARKER, margin = INK_MARGI
     // Most of a page is paper above the ceiling: such a pixel is never ink, so its window mean
     // is not needed, and a row of paper only needs its column sums kept up to date.
     const row = y * w;
-    let dark = false;
-    for (let x = 0; x < w; x++) {
-      if (data[row + x] <= ceiling) {
-        dark = true;
-        break;
-      }
-    }
-    if (!dark) continue;
+    // The row's pixels that may be ink lie from `first` to `last`; only their windows are summed.
+    let first = 0;
+    while (first < w && data[row + first] > ceiling) first++;
+    if (first === w) continue;
+    let last = w - 1;
+    while (data[row + last] > ceiling) last--;
     const rows = bottom - top + 1;
-    rowPrefix[0] = 0;
-    for (let x = 0; x < w; x++) rowPrefix[x + 1] = rowPrefix[x] + colSum[x];
+    // Sums of the column sums from `from`: a window's is the difference of two, whatever the start.
+    const from = first > r ? first - r : 0;
+    const to = last + r + 1 < w ? last + r + 1 : w;
+    rowPrefix[from] = 0;
+    for (let x = from; x < to; x++) rowPrefix[x + 1] = rowPrefix[x] + colSum[x];
     // The window is clipped at the left and right edges; between them its area is constant.
     const midFrom = Math.min(w, r + 1);
     const midTo = Math.max(midFrom, w - r);
     const area = (2 * r + 1) * rows;
-    for (let x = 0; x < midFrom; x++) {
+    for (let x = first; x < midFrom; x++) {
       const v = data[row + x];
       if (v > ceiling) continue;
       const x1 = x + r < w ? x + r : w - 1;
       const mean = (rowPrefix[x1 + 1] - rowPrefix[0]) / ((x1 + 1) * rows);
       if (v < mean * keep) out[row + x] = 1;
     }
-    for (let x = midFrom; x < midTo; x++) {
+    const midEnd = Math.min(midTo, last + 1);
+    for (let x = Math.max(midFrom, first); x < midEnd; x++) {
       const v = data[row + x];
       if (v > ceiling) continue;
       const mean = (rowPrefix[x + r + 1] - rowPrefix[x - r]) / area;
       if (v < mean * keep) out[row + x] = 1;
     }
-    for (let x = midTo; x < w; x++) {
+    for (let x = Math.max(midTo, first); x <= last; x++) {
       const v = data[row + x];
       if (v > ceiling) continue;
       const x0 = x > r ? x - r : 0;

@@ -76,6 +76,41 @@ describe('pixel analysis', () => {
     for (let v = 0; v < 256; v++) expect(hist[v]).toBe(img.data.filter((p) => p === v).length);
   });
 
+  it('binarises every pixel as the mean of its whole window says, ink at the edges and in the middle alike', () => {
+    // The window's mean worked out pixel by pixel, clipped at the image's edges.
+    const reference = (img: GrayImage, darker: number, otsu: number) => {
+      const { width: w, height: h, data } = img;
+      const r = Math.max(4, Math.round(Math.max(w, h) / 64));
+      const ceiling = Math.min(250, otsu + 100);
+      const out = new Uint8Array(w * h);
+      for (let y = 0; y < h; y++)
+        for (let x = 0; x < w; x++) {
+          const v = data[y * w + x];
+          if (v > ceiling) continue;
+          let sum = 0;
+          let n = 0;
+          for (let yy = Math.max(0, y - r); yy <= Math.min(h - 1, y + r); yy++)
+            for (let xx = Math.max(0, x - r); xx <= Math.min(w - 1, x + r); xx++, n++) sum += data[yy * w + xx];
+          if (v < (sum / n) * (1 - darker)) out[y * w + x] = 1;
+        }
+      return out;
+    };
+    // Grey paper (above the ceiling: never ink) with marks touching the left and right edges, marks only in the middle of a
+    // row, a faint band, and an image narrower than two windows.
+    for (const [w, h] of [
+      [640, 200],
+      [9, 40],
+    ]) {
+      const img = blank(w, h);
+      for (let i = 0; i < img.data.length; i++) img.data[i] = 225 + ((i * 7919) % 30);
+      fill(img, 0, 10, 3, 30, 40);
+      fill(img, w - 2, 50, w, 70, 60);
+      fill(img, Math.floor(w / 2), 90, Math.floor(w / 2) + 2, 120, 30);
+      fill(img, 0, 150, w, 152, 150);
+      for (const darker of [INK_DARKER, 0.06]) expect(binarize(img, darker, 100, 120).data).toEqual(reference(img, darker, 120));
+    }
+  });
+
   it('finds the rulings of a drawn 4×3 grid and not the glyph-like blocks', () => {
     const img = blank(1200, 900);
     for (let r = 0; r <= 4; r++) fill(img, 100, 100 + r * 150, 1101, 103 + r * 150);
