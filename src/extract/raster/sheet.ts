@@ -37,26 +37,41 @@ const MAX_CORNER_SKEW = 20;
 /** Share of the sheet's size cut off along its edges when it is straightened. */
 const EDGE_INSET = 0.003;
 
-/** Block means of the grey image: `factor`² pixels to one. */
-function shrinkMean(img: GrayImage, factor: number): GrayImage {
+/** Block means of a grey image, `factor`² pixels to one, each worked out when first asked for. */
+interface BlockMeans {
+  width: number;
+  height: number;
+  /** The mean of block `i` (row-major in the shrunk image). */
+  at(i: number): number;
+}
+
+/**
+ * The block means of `img` (`factor`² pixels to one), made on demand: a scan or a rendered page,
+ * whose border is paper, is decided on its middle and the blocks along its edges, and the rest
+ * of the page (most of its pixels) is never summed.
+ */
+function blockMeans(img: GrayImage, factor: number): BlockMeans {
   const w = Math.floor(img.width / factor);
   const h = Math.floor(img.height / factor);
-  const sums = new Uint32Array(w);
-  const out = new Uint8Array(w * h);
+  const memo = new Int16Array(w * h).fill(-1);
   const n = factor * factor;
-  for (let y = 0; y < h; y++) {
-    sums.fill(0);
-    for (let dy = 0; dy < factor; dy++) {
-      const row = (y * factor + dy) * img.width;
-      for (let x = 0; x < w; x++) {
-        let s = 0;
-        for (let dx = 0, i = row + x * factor; dx < factor; dx++, i++) s += img.data[i];
-        sums[x] += s;
+  const d = img.data;
+  return {
+    width: w,
+    height: h,
+    at(i) {
+      const known = memo[i];
+      if (known >= 0) return known;
+      const y = Math.floor(i / w);
+      const x = i - y * w;
+      let s = 0;
+      for (let dy = 0; dy < factor; dy++) {
+        const row = (y * factor + dy) * img.width + x * factor;
+        for (let dx = 0; dx < factor; dx++) s += d[row + dx];
       }
-    }
-    for (let x = 0; x < w; x++) out[y * w + x] = Math.round(sums[x] / n);
-  }
-  return { data: out, width: w, height: h };
+      return (memo[i] = Math.round(s / n));
+    },
+  };
 }
 
 /** The level below which `share` of the values lie. */
@@ -172,20 +187,20 @@ function area(q: Point[]): number {
  */
 export function findSheet(img: GrayImage): Point[] | null {
   const f = Math.max(1, Math.round(Math.max(img.width, img.height) / LOOK_SIDE));
-  const small = shrinkMean(img, f);
-  const { width: w, height: h, data } = small;
+  const small = blockMeans(img, f);
+  const { width: w, height: h } = small;
   if (w < 32 || h < 32) return null;
   // The paper's grey: the bright end of the image's middle.
   const middle: number[] = [];
-  for (let y = Math.floor(h / 4); y < (3 * h) / 4; y += 2) for (let x = Math.floor(w / 4); x < (3 * w) / 4; x += 2) middle.push(data[y * w + x]);
+  for (let y = Math.floor(h / 4); y < (3 * h) / 4; y += 2) for (let x = Math.floor(w / 4); x < (3 * w) / 4; x += 2) middle.push(small.at(y * w + x));
   const paper = percentile(middle, 0.9);
   if (paper < 60) return null;
   // Each side: scan lines across it (t along the side), the desk's depth in from the edge.
   const sides = [
-    { n: h, across: w, at: (t: number, k: number) => data[t * w + k] },
-    { n: w, across: h, at: (t: number, k: number) => data[k * w + t] },
-    { n: h, across: w, at: (t: number, k: number) => data[t * w + (w - 1 - k)] },
-    { n: w, across: h, at: (t: number, k: number) => data[(h - 1 - k) * w + t] },
+    { n: h, across: w, at: (t: number, k: number) => small.at(t * w + k) },
+    { n: w, across: h, at: (t: number, k: number) => small.at(k * w + t) },
+    { n: h, across: w, at: (t: number, k: number) => small.at(t * w + (w - 1 - k)) },
+    { n: w, across: h, at: (t: number, k: number) => small.at((h - 1 - k) * w + t) },
   ];
   const lines: (SideLine | null)[] = sides.map((s) => {
     const maxDepth = Math.floor(s.across * MAX_DESK_DEPTH);
