@@ -221,9 +221,12 @@ export function findRulings(img: BinaryImage, glyph: number | null = null): { ru
   const vMin = Math.max(20, byGlyph, Math.round(h * MIN_LENGTH_FRACTION));
   const sideMin = glyph ? Math.min(vMin, Math.max(20, Math.round(glyph * MIN_BOX_SIDE_GLYPHS))) : vMin;
   const horizPieces = stackRuns(rowRuns(data, w, hMin), h, (y, x) => data[y * w + x]);
+  // The columns' runs are found once, down to the box sides' length (never above vMin): a run's
+  // ends do not depend on the length asked, so the long runs are those of them long enough.
+  const byColumn = columnRuns(data, w, h, sideMin);
   const verticalPieces = (minLen: number) => {
-    const byColumn = columnRuns(data, w, h, minLen);
-    return stackRuns((x) => byColumn[x], w, (x, y) => data[y * w + x]);
+    const runs = minLen > sideMin ? byColumn.map((rs) => rs.filter(([a, b]) => b - a + 1 >= minLen)) : byColumn;
+    return stackRuns((x) => runs[x], w, (x, y) => data[y * w + x]);
   };
   const vertPieces = verticalPieces(vMin);
   // Short pieces are looked for apart: with them in the same stacking, a stroke beside a long
