@@ -8,12 +8,11 @@
  * column, and otherwise the surer reader wins. Words only one reader saw are kept when it was
  * sure.
  */
+import { SURE_WORD } from '../types.js';
 import type { GrayImage } from './gray.js';
 import type { OcrWord } from './tsv.js';
 import { detectLines, paddleCharset, recognizeLines, type LineBox } from './ocr-paddle.js';
 
-/** Tesseract below this on some word of a line: the cheap vote reads the line again with PP-OCR. */
-const VOTE_BELOW = 0.9;
 /** A word only one reader saw is kept at this confidence or more. */
 const ALONE = 0.8;
 
@@ -160,7 +159,8 @@ export function runs(words: OcrWord[]): OcrWord[][] {
  * (no detector), each run's box grown by a third of its height, as the detector's boxes are.
  */
 export async function voteUnsure(img: GrayImage, tess: OcrWord[], han = false): Promise<OcrWord[]> {
-  const unsure = runs(tess).filter((r) => r.some((w) => w.confidence < VOTE_BELOW));
+  // A line with a word Tesseract was not sure of (`SURE_WORD`) is read again with PP-OCR.
+  const unsure = runs(tess).filter((r) => r.some((w) => w.confidence < SURE_WORD));
   if (unsure.length === 0) return tess;
   const boxes: LineBox[] = unsure.map((r) => {
     const y0 = Math.min(...r.map((w) => w.y0));

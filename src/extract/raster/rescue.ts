@@ -9,17 +9,16 @@
 import { cropRect, resizeGray, type GrayImage } from './gray.js';
 import { TARGET_GLYPH_HEIGHT, type Blob } from './text-size.js';
 import type { OcrWord } from './tsv.js';
-import { UNSURE_WORD } from '../types.js';
+import { SURE_WORD, UNSURE_WORD } from '../types.js';
 
 /** Stray marks Tesseract reads as punctuation when it is unsure (rests of borders, dust). */
 export const NOISE = /^[|_\-—–~.,:;'"`^°!()[\]{}\\/]+$/;
 
 /**
- * Words read again enlarged: short and unsure (the "fast" model read a lone 16 px "2" as "N",
- * 0.82), or unsure (`UNSURE_WORD`: "Subtotal" as "Subtotaf", 0.41); at most `MAX_DOUBTFUL` a page.
+ * Words read again enlarged: short and not sure (below `SURE_WORD`; the "fast" model read a lone
+ * 16 px "2" as "N", 0.82), or unsure (`UNSURE_WORD`: "Subtotal" as "Subtotaf", 0.41); at most `MAX_DOUBTFUL` a page.
  */
 const DOUBTFUL_LENGTH = 3;
-const DOUBTFUL_CONFIDENCE = 0.9;
 const MAX_DOUBTFUL = 60;
 /** Crops whose glyphs are within 15 % of the target height are read as they are. */
 const ENLARGE_SLACK = 0.15;
@@ -73,7 +72,7 @@ export async function secondLook(
   const inLine = (w: OcrWord) => lines.some((l) => w.x0 <= l.x1 && w.x1 > l.x0 && w.y0 <= l.y1 && w.y1 > l.y0);
   const doubtful = read
     .filter((w) => !across.has(w) && !inLine(w))
-    .filter((w) => (unsure && (w.confidence < UNSURE_WORD || (w.text.length <= DOUBTFUL_LENGTH && w.confidence < DOUBTFUL_CONFIDENCE))) || impossibleDate(w.text))
+    .filter((w) => (unsure && (w.confidence < UNSURE_WORD || (w.text.length <= DOUBTFUL_LENGTH && w.confidence < SURE_WORD))) || impossibleDate(w.text))
     .sort((a, b) => a.confidence - b.confidence)
     .slice(0, MAX_DOUBTFUL);
   // Words across lines stay among the words read, so their ink is no unread group, nor is the ink of the lines read again.
@@ -267,7 +266,7 @@ function linesIn(w: OcrWord, blobs: Blob[], glyph: number): Blob[][] {
  * layout analysis joins pieces of two lines into one word ("Croat" for "# ligne BC: 3" over
  * "C_FO:", 0.26), and a narrow column of one-digit cells becomes one tall word read downwards
  * ("eee" over three rows of "1"). Such a word is at least two glyph heights tall, read below
- * `DOUBTFUL_CONFIDENCE`, and the upright letter blobs inside its box stand on two or more lines of
+ * `SURE_WORD`, and the upright letter blobs inside its box stand on two or more lines of
  * text height, each under the one above. A tall word of one line (a heading in large type) is
  * none; nor is text turned a quarter, a slanted line, one large word whose glyphs broke apart, or
  * a word of a script written downwards.
@@ -275,7 +274,7 @@ function linesIn(w: OcrWord, blobs: Blob[], glyph: number): Blob[][] {
 export function acrossLines(words: OcrWord[], blobs: Blob[], glyph: number): Set<OcrWord> {
   const out = new Set<OcrWord>();
   for (const w of words) {
-    if (w.y1 - w.y0 < ACROSS_HEIGHT * glyph || w.confidence >= DOUBTFUL_CONFIDENCE || VERTICAL_SCRIPT.test(w.text)) continue;
+    if (w.y1 - w.y0 < ACROSS_HEIGHT * glyph || w.confidence >= SURE_WORD || VERTICAL_SCRIPT.test(w.text)) continue;
     const lines = linesIn(w, blobs, glyph);
     if (lines.length >= 2 && upright(lines.flat()) && lines.every((l, k) => lineHigh(l, glyph) && (k === 0 || underneath(lines[k - 1], l)))) out.add(w);
   }
