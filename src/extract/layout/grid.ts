@@ -86,6 +86,9 @@ const UNIT = /^[([]?\s*(?:(?:[A-Z]{0,3}[$€£¥₹]|[Ss](?=m|bn)|RMB|HKD|USD|EU
 /** A short mark with no word in it: a unit as read ("sm" for "$m"), a count ("N=29"), "(n,%)". */
 const MARK = /^(?!.*\p{L}{3})\S{1,6}$/u;
 
+/** True when a text holds a letter or a digit: content, not a mark or a speck. */
+export const hasContent = (text: string) => /[\p{L}\p{N}]/u.test(text);
+
 /** True when a cell's text is a unit over a column of figures. */
 export const isUnit = (text: string) => UNIT.test(text.trim());
 /** True when a cell's text is a short mark with no word in it (a unit as read, a count). */

@@ -5,7 +5,7 @@
  */
 import type { BBox, PageLayout, Ruling, Table, Word } from '../../types.js';
 import { mergeRulings, type Rulings } from '../prepare/rulings.js';
-import { buildTable, compactGrid, isFigure, isNumberCell, type PlacedCell } from '../grid.js';
+import { buildTable, compactGrid, hasContent, isFigure, isNumberCell, type PlacedCell } from '../grid.js';
 import { breaksOff, textLines, type TextLine } from '../prepare/lines.js';
 import { hundredths, median } from '../../geometry.js';
 import { findColumns } from './columns.js';
@@ -232,9 +232,6 @@ function splitUnruledSpans(groups: Group[], xs: number[]): Group[] {
   return out.sort((a, b) => a.r0 - b.r0 || a.c0 - b.c0);
 }
 
-/** A word with a letter or a digit: content, not a mark. */
-const CONTENT = /[\p{L}\p{N}]/u;
-
 /**
  * Rows ruled in some columns only (rules under the labels, none across the figures): a cell the
  * missing rules merge over several grid rows, whose lines are figures each inside one of them
@@ -251,7 +248,7 @@ function splitUnruledRows(groups: Group[], ys: number[]): Group[] {
     const lines = textLines(g.words);
     const rows = lines.map((l) => rowOf(g, l.y0 + 0.25 * (l.y1 - l.y0)) === rowOf(g, l.y1 - 0.25 * (l.y1 - l.y0)) ? rowOf(g, (l.y0 + l.y1) / 2) : -1);
     const level = (l: TextLine, r: number) => groups.some((o) => o !== g && o.r0 === r && o.r1 === r && o.words.some((w) => Math.abs((w.y0 + w.y1) / 2 - (l.y0 + l.y1) / 2) < 0.3 * (l.y1 - l.y0)));
-    const figures = lines.every((l) => l.words.every((w) => isFigure(w.text) || !CONTENT.test(w.text)));
+    const figures = lines.every((l) => l.words.every((w) => isFigure(w.text) || !hasContent(w.text)));
     if (!figures || new Set(rows).size < 2 || rows.some((r, i) => r < 0 || !level(lines[i], r))) { out.push(g); continue; }
     for (let r = g.r0; r <= g.r1; r++) out.push({ r0: r, r1: r, c0: g.c0, c1: g.c1, words: lines.filter((_, i) => rows[i] === r).flatMap((l) => l.words) });
   }
@@ -308,7 +305,7 @@ function virtualRows(comp: { h: Ruling[]; v: Ruling[] }, words: Word[]): Ruling[
     if (lines.length < 3) continue;
     // Content: a letter or a digit, half as tall as the band's words at least.
     const tallEnough = 0.5 * median(band.map((w) => w.y1 - w.y0));
-    const content = (w: Word) => CONTENT.test(w.text) && w.y1 - w.y0 >= tallEnough;
+    const content = (w: Word) => hasContent(w.text) && w.y1 - w.y0 >= tallEnough;
     let tall = 0, most = 0, fullest = 0;
     for (let c = 0; c + 1 < xs.length; c++) {
       const inColumn = (w: Word) => (w.x0 + w.x1) / 2 > xs[c] && (w.x0 + w.x1) / 2 < xs[c + 1];

@@ -6,7 +6,7 @@
  * blocks that read as prose or lists are refused.
  */
 import type { Table, Word } from '../../types.js';
-import { buildTable, isFigure, isMark, isNumberCell, isUnit, type PlacedCell } from '../grid.js';
+import { buildTable, hasContent, isFigure, isMark, isNumberCell, isUnit, type PlacedCell } from '../grid.js';
 import { goesOnFrom, type TextLine } from '../prepare/lines.js';
 import { median } from '../../geometry.js';
 import { findColumns, type Columns } from './columns.js';
@@ -31,7 +31,7 @@ interface Row { cells: RowCell[]; y0: number; y1: number; base: number; size: nu
  * dashes and marks, which end above it, do not count.
  */
 function baseline(words: Word[]): number {
-  const own = words.filter((w) => /[\p{L}\p{N}]/u.test(w.text));
+  const own = words.filter((w) => hasContent(w.text));
   const ys = (own.length ? own : words).map((w) => w.y1).sort((a, b) => a - b);
   return ys[Math.floor((ys.length - 1) / 4)];
 }

@@ -10,7 +10,7 @@
 import type { BBox, Cell, Table } from '../../types.js';
 import { type Chunk, type TextLine } from '../prepare/lines.js';
 import { hundredths, median } from '../../geometry.js';
-import { isFigure } from '../grid.js';
+import { hasContent, isFigure } from '../grid.js';
 import { FIGURE_CAPTION, TABLE_CAPTION } from '../find/blocks.js';
 
 /** A header stands at most this far (× font size) above the table's top. */
@@ -136,7 +136,7 @@ function headerTable(h: Table, t: Table, tables: Table[], lines: TextLine[]): Ta
   const stub = ranges[0];
   if (!stub) return null;
   // Dashes' boxes are a stroke high: the size is read from cells of letters and figures.
-  const size = median(t.cells.filter((c) => /[\p{L}\p{N}]/u.test(c.text)).map((c) => c.bbox[3] - c.bbox[1])) || 10;
+  const size = median(t.cells.filter((c) => hasContent(c.text)).map((c) => c.bbox[3] - c.bbox[1])) || 10;
   const gap = t.bbox[1] - h.bbox[3];
   if (gap < -0.5 * size || gap > HEADER_TABLE_GAP_EM * size) return null;
   if (h.bbox[0] <= stub[1] || h.bbox[2] > t.bbox[2] + SIDE_EM * size) return null;
