@@ -12,6 +12,7 @@ import { evenLight } from './light.js';
 import { clearSurrounds, darkFills, invertFills } from './fills.js';
 import { looksSideways, readsUnsure, turnGray, uprightTurn } from './orientation.js';
 import { eraseRulings, findRulings } from './rulings.js';
+import { faintRulings } from './faint.js';
 import { recognizeJs } from './ocr-js.js';
 import { missingLanguages, nativeAvailable, nativeLanguages, recognizeNative, recognizeNativeMany } from './ocr-native.js';
 import { missingLanguageError } from './languages.js';
@@ -25,6 +26,7 @@ import { joinCjk } from './cjk.js';
 import { agreeDecimalMarks, dashesByLength, dropPhantomMarks, restoreMarks } from './marks.js';
 import { figureBoxes, joinAcrossRulings } from './figures.js';
 import { splitBars } from './bars.js';
+import { inside } from '../geometry.js';
 
 /**
  * Page segmentation: 3 (automatic) finds the column blocks of a table page and reads them in
@@ -334,6 +336,8 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
   if (invertFills(ink, img, fills) + clearSurrounds(ink, fills) > 0) blobs = null;
   lastPageTimings.fills = performance.now() - t2;
   const found = findRulings(ink, glyph ? glyphNow : null);
+  // Hairlines lighter than ink are rulings of the layout; they are no ink, so OCR never sees them.
+  const light = faintRulings(img, level, glyphNow);
   // Tesseract gets our adaptive binarisation, not the grey page: its global Otsu threshold let
   // sensor noise through on photo-like pages and it dropped isolated one-digit quantities there
   // (2 of 3 on the stream-photo fixture); the clean ink image also OCRs ~25 % faster.
@@ -387,6 +391,8 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
     });
   }
   const rulings: Ruling[] = found.rulings.map((r) => ({ x0: r.x0 * k, y0: r.y0 * k, x1: r.x1 * k, y1: r.y1 * k }));
+  // A chart's light grid lines are the chart's, not a table's.
+  for (const r of light) if (!figures.some((f) => inside(r, [f.x0, f.y0, f.x1 + 1, f.y1 + 1]))) rulings.push({ x0: r.x0 * k, y0: r.y0 * k, x1: r.x1 * k, y1: r.y1 * k });
   for (const b of bars) rulings.push({ x0: ((b.x0 + b.x1) / 2) * k, y0: b.y0 * k, x1: ((b.x0 + b.x1) / 2) * k, y1: b.y1 * k });
   const layout: PageLayout = { page: ctx.page, width: ctx.width, height: ctx.height, words, rulings, figures: figures.map((f) => [f.x0 * k, f.y0 * k, (f.x1 + 1) * k, (f.y1 + 1) * k]) };
   // Output units per point: working pixels per inch over working pixels per unit, per 72.
