@@ -5,6 +5,7 @@
  * long thin runs of pixels a step darker than the paper and lighter than ink, with paper on both
  * sides.
  */
+import type { Ruling } from '../types.js';
 import { grayHistogram, type GrayImage } from './gray.js';
 import { findRulings } from './rulings.js';
 
@@ -19,14 +20,6 @@ const ON_PAPER = 0.5;
 /** …while ink lies that close to it along at most this share (crossing rules, a glyph touching it). */
 const INKED_SHARE = 0.2;
 
-/** A ruling in working pixels. */
-export interface FaintRuling {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
-
 /** The paper's level: the commonest level lighter than ink. */
 function paperLevel(hist: Int32Array, level: number): number {
   let paper = 255;
@@ -40,7 +33,7 @@ function paperLevel(hist: Int32Array, level: number): number {
  * each side); on a grey cell it is a bevel's highlight, lighter than what surrounds it; inside a
  * tinted band it is a row of the tint.
  */
-function onPaper(r: FaintRuling, img: GrayImage, paperAbove: number, inkBelow: number): boolean {
+function onPaper(r: Ruling, img: GrayImage, paperAbove: number, inkBelow: number): boolean {
   const { width: w, height: h, data } = img;
   const horizontal = r.y0 === r.y1;
   const [pos, a0, a1] = horizontal ? [r.y0, r.x0, r.x1] : [r.x0, r.y0, r.y1];
@@ -65,10 +58,10 @@ function onPaper(r: FaintRuling, img: GrayImage, paperAbove: number, inkBelow: n
 }
 
 /**
- * Light rulings of a grey page, in its pixels: thin runs a step darker than the paper and
+ * Light rulings of a grey page, in its pixels (working pixels, not yet the layout's units): thin runs a step darker than the paper and
  * lighter than ink (`level`, Otsu's), on paper both sides.
  */
-export function faintRulings(img: GrayImage, level: number, glyph: number): FaintRuling[] {
+export function faintRulings(img: GrayImage, level: number, glyph: number): Ruling[] {
   const { width: w, height: h, data } = img;
   const paper = paperLevel(grayHistogram(img), level);
   const top = paper - FAINT_STEP;
