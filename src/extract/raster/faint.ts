@@ -58,8 +58,8 @@ function onPaper(r: Ruling, img: GrayImage, paperAbove: number, inkBelow: number
 }
 
 /**
- * Light rulings of a grey page, in its pixels (working pixels, not yet the layout's units): thin runs a step darker than the paper and
- * lighter than ink (`level`, Otsu's), on paper both sides.
+ * Light rulings of a grey page, in its working pixels: thin runs a step darker than the paper
+ * and lighter than ink (`level`, Otsu's), on paper both sides.
  */
 export function faintRulings(img: GrayImage, level: number, glyph: number): Ruling[] {
   const { width: w, height: h, data } = img;
