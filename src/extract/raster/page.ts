@@ -390,9 +390,9 @@ export async function layoutFromGray(img: GrayImage, ctx: PageContext, opts: Ext
       confidence: Math.round(w.confidence * 1000) / 1000,
     });
   }
-  const rulings: Ruling[] = found.rulings.map((r) => ({ x0: r.x0 * k, y0: r.y0 * k, x1: r.x1 * k, y1: r.y1 * k }));
   // A chart's light grid lines are the chart's, not a table's.
-  for (const r of light) if (!figures.some((f) => inside(r, [f.x0, f.y0, f.x1 + 1, f.y1 + 1]))) rulings.push({ x0: r.x0 * k, y0: r.y0 * k, x1: r.x1 * k, y1: r.y1 * k });
+  const lightOutside = light.filter((r) => !figures.some((f) => inside(r, [f.x0, f.y0, f.x1 + 1, f.y1 + 1])));
+  const rulings: Ruling[] = [...found.rulings, ...lightOutside].map((r) => ({ x0: r.x0 * k, y0: r.y0 * k, x1: r.x1 * k, y1: r.y1 * k }));
   for (const b of bars) rulings.push({ x0: ((b.x0 + b.x1) / 2) * k, y0: b.y0 * k, x1: ((b.x0 + b.x1) / 2) * k, y1: b.y1 * k });
   const layout: PageLayout = { page: ctx.page, width: ctx.width, height: ctx.height, words, rulings, figures: figures.map((f) => [f.x0 * k, f.y0 * k, (f.x1 + 1) * k, (f.y1 + 1) * k]) };
   // Output units per point: working pixels per inch over working pixels per unit, per 72.
